@@ -1,0 +1,45 @@
+"""Answer a causal query from what a graph namespace already holds (SPEC §3-4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.graph.store import GraphStore
+from pipeline.inference.energy import EnergyTerms, energy
+from pipeline.inference.posterior import TOP_K, Posterior, label_posterior
+from pipeline.model import CausalPath, EdgeBelief, Query
+
+
+@dataclass(frozen=True)
+class Answer:
+    query: Query
+    posterior: Posterior
+    paths: list[CausalPath]
+    explanation: list[EdgeBelief]
+    energy: EnergyTerms
+
+
+def explanation_pairs(paths: list[CausalPath]) -> list[tuple[str, str]]:
+    """Entity pairs of the edges on the top paths, in first-seen order."""
+    pairs: dict[tuple[str, str], None] = {}
+    for path in paths:
+        for head, tail in zip(path.nodes, path.nodes[1:], strict=False):
+            pairs[(head, tail)] = None
+    return list(pairs)
+
+
+def answer_from_graph(store: GraphStore, namespace: str, query: Query,
+                      top_k: int = TOP_K) -> Answer:
+    """Top paths -> posterior; edges of those paths (all polarities of each pair) -> energy.
+    S_t is the set of edges the top paths actually use."""
+    paths = store.paths(namespace, query.intervention.id, query.outcome.id, limit=top_k)
+    posterior = label_posterior(paths, query.direction, top_k=top_k)
+    pair_edges = store.edges(namespace, explanation_pairs(paths))
+    used = {(head, tail, polarity) for path in paths
+            for head, tail, polarity in zip(path.nodes, path.nodes[1:], path.polarities,
+                                            strict=False)}
+    explanation = [e for e in pair_edges if (e.head, e.tail, e.polarity) in used]
+    by_pair: dict[tuple[str, str], dict[int, float]] = {}
+    for edge in pair_edges:
+        by_pair.setdefault((edge.head, edge.tail), {})[edge.polarity] = edge.belief
+    return Answer(query, posterior, paths, explanation, energy(posterior, explanation, by_pair))

@@ -1,0 +1,70 @@
+"""Read pre-extracted evidence (one JSON object per line) and write it in batches.
+
+The whole file is validated before the first write, so a bad line leaves the graph as it
+was. Each batch is one transaction and the upsert is idempotent, so an ingest that is
+killed part-way and run again ends with the same graph as one that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from pipeline.graph.store import BATCH_SIZE, GraphStore, WriteSummary, batches
+from pipeline.model import Evidence, InvalidEvidence, make_evidence
+
+FIELDS = ("head", "tail", "polarity", "confidence", "pmid")
+OPTIONAL = ("sentence", "extractor", "year", "step")
+
+
+def parse_evidence_line(line: str) -> Evidence:
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise InvalidEvidence(f"not valid JSON ({error.msg})") from None
+    if not isinstance(row, dict):
+        raise InvalidEvidence("each line must be a JSON object")
+    missing = [name for name in FIELDS if name not in row]
+    if missing:
+        raise InvalidEvidence(f"missing field(s) {', '.join(missing)}")
+    unknown = sorted(set(row) - set(FIELDS) - set(OPTIONAL))
+    if unknown:
+        raise InvalidEvidence(f"unknown field(s) {', '.join(unknown)}")
+    return make_evidence(**row)
+
+
+def read_evidence(path: Path) -> list[Evidence]:
+    """Every row of a JSONL evidence file, or InvalidEvidence naming the first bad line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise InvalidEvidence(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise InvalidEvidence(f"{path}: {error.strerror or error}") from None
+    evidence: list[Evidence] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            evidence.append(parse_evidence_line(line))
+        except (InvalidEvidence, TypeError) as error:
+            raise InvalidEvidence(f"{path}:{number}: {error}") from None
+    if not evidence:
+        raise InvalidEvidence(f"{path}: no evidence rows")
+    return evidence
+
+
+def write_in_batches(store: GraphStore, namespace: str, evidence: Sequence[Evidence],
+                     batch_size: int = BATCH_SIZE,
+                     on_batch: Callable[[int], None] | None = None) -> WriteSummary:
+    """Write batch after batch, one transaction each; returns the summed summary."""
+    rows = new_edges = new_evidence = 0
+    for batch in batches(evidence, batch_size):
+        summary = store.write(namespace, batch)
+        rows += summary.rows
+        new_edges += summary.new_edges
+        new_evidence += summary.new_evidence
+        if on_batch:
+            on_batch(len(batch))
+    return WriteSummary(rows=rows, new_edges=new_edges, new_evidence=new_evidence)

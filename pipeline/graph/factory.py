@@ -1,0 +1,29 @@
+"""Choose the backend: Neo4j when configured (or asked for), else the embedded store."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+
+from pipeline.graph.embedded_store import EmbeddedStore
+from pipeline.graph.store import GraphStore, StoreUnavailable
+from pipeline.settings import Settings
+
+
+class StoreKind(StrEnum):
+    EMBEDDED = "embedded"
+    NEO4J = "neo4j"
+
+
+def open_store(settings: Settings, kind: StoreKind | None = None,
+               embedded_path: Path | None = None) -> GraphStore:
+    """Neo4j when NEO4J_URI is set (or kind says so), else SQLite at the embedded path."""
+    chosen = kind or (StoreKind.NEO4J if settings.neo4j_uri else StoreKind.EMBEDDED)
+    if chosen is StoreKind.EMBEDDED:
+        return EmbeddedStore(embedded_path or settings.embedded_path)
+    if not settings.neo4j_uri:
+        raise StoreUnavailable("--store neo4j needs NEO4J_URI (and NEO4J_PASSWORD) to be set")
+    from pipeline.graph.neo4j_store import connect
+
+    return connect(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password,
+                   settings.neo4j_database)

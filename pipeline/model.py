@@ -1,0 +1,230 @@
+"""Plain records shared by every stage: queries, evidence, edges, paths and labels.
+
+Nothing here touches a database or the network, so the math and the stores can be
+tested on hand-built objects (SPEC §2-3).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+MAX_NAME_CHARS = 300
+MAX_SENTENCE_CHARS = 5_000
+
+
+class InvalidEvidence(ValueError):
+    """An evidence row that must not reach the graph; the message says which and why."""
+
+
+class Polarity(IntEnum):
+    """Effect direction of a causal edge: +1 increases, -1 decreases, 0 no effect."""
+
+    DECREASES = -1
+    NO_EFFECT = 0
+    INCREASES = 1
+
+    @classmethod
+    def parse(cls, value: object) -> Polarity:
+        """Accept +1/0/-1 (ints or their strings) and the names; anything else is an error."""
+        aliases = {"+1": 1, "1": 1, "-1": -1, "0": 0, "increases": 1, "decreases": -1,
+                   "no_effect": 0, "noeffect": 0, "none": 0}
+        if isinstance(value, bool):
+            raise InvalidEvidence(f"unknown polarity {value!r} (use +1, 0 or -1)")
+        if isinstance(value, int) and value in (-1, 0, 1):
+            return cls(value)
+        if isinstance(value, str) and value.strip().lower() in aliases:
+            return cls(aliases[value.strip().lower()])
+        raise InvalidEvidence(f"unknown polarity {value!r} (use +1, 0 or -1)")
+
+
+class Label(StrEnum):
+    """Answer labels. With a desired direction the first three apply, else the next two
+    replace Beneficial/Harmful. NO_EVIDENCE is a state (keep searching), not an answer."""
+
+    BENEFICIAL = "Beneficial"
+    NO_EFFECT = "NoEffect"
+    HARMFUL = "Harmful"
+    INCREASES = "Increases"
+    DECREASES = "Decreases"
+    NO_EVIDENCE = "NoEvidence"
+
+
+def label_set(direction: Polarity | None) -> tuple[Label, Label, Label]:
+    """The three answer labels in posterior order: (same as direction, null, opposite)."""
+    if direction is None:
+        return (Label.INCREASES, Label.NO_EFFECT, Label.DECREASES)
+    return (Label.BENEFICIAL, Label.NO_EFFECT, Label.HARMFUL)
+
+
+def label_index(polarity: int, direction: Polarity | None) -> int:
+    """Posterior slot of a composed polarity: 0 agrees with the direction, 1 null, 2 opposite."""
+    if polarity == 0:
+        return 1
+    reference = 1 if direction is None else int(direction)
+    return 0 if polarity == reference else 2
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalise_name(name: str) -> str:
+    """Surface-form node id: NFKC, case-folded, whitespace collapsed (SPEC §2)."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFKC", name)).strip().casefold()
+
+
+def check_name(name: object, role: str) -> str:
+    """Entity names are stored as data; they must be non-empty, short and printable."""
+    if not isinstance(name, str):
+        raise InvalidEvidence(f"{role} must be text, got {type(name).__name__}")
+    stripped = name.strip()
+    if not stripped:
+        raise InvalidEvidence(f"{role} is empty")
+    if len(stripped) > MAX_NAME_CHARS:
+        raise InvalidEvidence(
+            f"{role} is {len(stripped)} characters long (at most {MAX_NAME_CHARS})")
+    if any(unicodedata.category(ch) == "Cc" for ch in stripped):
+        raise InvalidEvidence(f"{role} contains control characters")
+    return stripped
+
+
+def check_confidence(value: object) -> float:
+    """Per-extraction confidence s must lie in [0, 1) (Lemma 1 needs s < 1)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidEvidence(f"confidence must be a number in [0, 1), got {value!r}")
+    s = float(value)
+    if math.isnan(s) or not 0.0 <= s < 1.0:
+        raise InvalidEvidence(f"confidence must be in [0, 1), got {value!r}")
+    return s
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A resolved node: stable id (MeSH UI when grounded, else the normalised name)."""
+
+    id: str
+    name: str
+    grounded: bool = False
+
+    @classmethod
+    def from_name(cls, name: str, role: str = "entity") -> Entity:
+        clean = check_name(name, role)
+        return cls(id=normalise_name(clean), name=clean)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One extracted causal claim: head -> tail with polarity, from one PMID's sentence."""
+
+    head: Entity
+    tail: Entity
+    polarity: Polarity
+    confidence: float
+    pmid: str
+    sentence: str = ""
+    extractor: str = "unknown"
+    year: int | None = None
+    step: int = 0
+
+    @property
+    def edge_key(self) -> tuple[str, str, int]:
+        return (self.head.id, self.tail.id, int(self.polarity))
+
+
+def make_evidence(head: str, tail: str, polarity: object, confidence: object, pmid: object,
+                  sentence: str = "", extractor: str = "unknown", year: int | None = None,
+                  step: int = 0) -> Evidence:
+    """Validate raw values into an Evidence; raises InvalidEvidence with a one-line reason."""
+    head_entity = Entity.from_name(head, "head entity")
+    tail_entity = Entity.from_name(tail, "tail entity")
+    if head_entity.id == tail_entity.id:
+        raise InvalidEvidence(f"head and tail are the same entity ({head_entity.name!r})")
+    pmid_text = str(pmid).strip()
+    if not pmid_text or not pmid_text.isalnum() or len(pmid_text) > 32:
+        raise InvalidEvidence(f"PMID must be a short alphanumeric id, got {pmid!r}")
+    if not isinstance(sentence, str) or len(sentence) > MAX_SENTENCE_CHARS:
+        raise InvalidEvidence(f"sentence must be text of at most {MAX_SENTENCE_CHARS} chars")
+    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+        raise InvalidEvidence(f"year must be an integer, got {year!r}")
+    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        raise InvalidEvidence(f"step must be a non-negative integer, got {step!r}")
+    return Evidence(head_entity, tail_entity, Polarity.parse(polarity),
+                    check_confidence(confidence), pmid_text, sentence, extractor, year, step)
+
+
+def compose_polarity(polarities: tuple[int, ...] | list[int]) -> int:
+    """Polarity along a path multiplies: (+)(-) = (-), (-)(-) = (+), and 0 absorbs."""
+    return math.prod(polarities)
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeBelief:
+    """A directed edge of one polarity with its noisy-OR belief over distinct PMIDs."""
+
+    head: str
+    tail: str
+    polarity: int
+    belief: float
+    pmids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CausalPath:
+    """A direct (k=1) or two-hop (k=2) route from the query's E1 to E2."""
+
+    nodes: tuple[str, ...]
+    polarities: tuple[int, ...]
+    beliefs: tuple[float, ...]
+    strength: float
+
+    @property
+    def hops(self) -> int:
+        return len(self.polarities)
+
+    @property
+    def polarity(self) -> int:
+        return compose_polarity(self.polarities)
+
+
+@dataclass(frozen=True, slots=True)
+class GraphStats:
+    """Whole-namespace counts used by the global and conflict features (SPEC §4)."""
+
+    nodes: int
+    edges: int
+    evidence: int
+    pmids: int
+    entity_pairs: int
+    conflicting_pairs: int
+    mean_belief: float
+
+    @property
+    def density(self) -> float:
+        possible = self.nodes * (self.nodes - 1)
+        return self.edges / possible if possible else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A causal question: does E1 affect E2 (optionally vs a comparator, in a direction)?"""
+
+    intervention: Entity
+    outcome: Entity
+    comparator: Entity | None = None
+    direction: Polarity | None = None
+    constraints: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Abstract:
+    """One retrieved article as the extractor sees it (title + abstract text)."""
+
+    pmid: str
+    title: str
+    text: str
+    year: int | None = None
+    publication_types: tuple[str, ...] = ()
+    mesh: tuple[str, ...] = ()

@@ -1,0 +1,57 @@
+"""`dacg corpus ...`: literature sources from the command line (the simulated benchmark)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(help="Literature sources: PubMed, local corpora, MedEvidence, simulator.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+console = Console()
+errors = Console(stderr=True)
+
+
+@app.callback()
+def corpus_group() -> None:
+    """Keep `simulate` a subcommand when this app runs on its own."""
+
+
+@app.command()
+def simulate(
+    out: Annotated[Path, typer.Option(help="Directory for the benchmark files.")] = Path(
+        "data/simulated"),
+    seed: Annotated[int, typer.Option(help="Seed; same seed, same files.")] = 0,
+    bias: Annotated[float, typer.Option(
+        "--bias", "--b", help="Publication bias b: null-effect studies report a "
+        "favourable finding with probability 1/2 + b.")] = 0.1,
+    bias_sd: Annotated[float, typer.Option(help="Per-query spread of b (N(b, sd)).")] = 0.0,
+    rank_gradient: Annotated[float, typer.Option(
+        help="How much more biased later-ranked studies are (c in 1 + c(2u - 1)).")] = 1.5,
+    median_reports: Annotated[float, typer.Option(
+        help="Median number of studies per query (log-normal).")] = 11.0,
+    max_reports: Annotated[int, typer.Option(help="Most studies per query.")] = 40,
+    train: Annotated[int, typer.Option(help="Training queries.")] = 656,
+    validation: Annotated[int, typer.Option(help="Validation queries.")] = 140,
+    test: Annotated[int, typer.Option(help="Test queries (70/173 Beneficial, as many "
+                                           "NoEffect, the rest Harmful).")] = 173,
+) -> None:
+    """Write the simulated benchmark: queries (splits, labels), abstracts, answer key."""
+    from pipeline.simulation.benchmark import write_benchmark
+    from pipeline.simulation.literature import SimConfig, SimulationError
+
+    try:
+        config = SimConfig(bias=bias, bias_sd=bias_sd, rank_gradient=rank_gradient,
+                           median_reports=median_reports, max_reports=max_reports)
+        manifest = write_benchmark(out, seed, config, (train, validation, test))
+    except (SimulationError, OSError) as exc:
+        errors.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    labels = manifest["labels"]
+    for split, counts in labels.items():
+        shown = ", ".join(f"{n} {label}" for label, n in counts.items())
+        console.print(f"{split}: {sum(counts.values())} queries ({shown})", highlight=False)
+    console.print(f"{manifest['abstracts']} abstracts written to {out}", highlight=False)
+    console.print(f"checksum {manifest['checksum']}", highlight=False)

@@ -1,0 +1,28 @@
+"""Connection settings from the environment. Secrets are held, never shown or written."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_EMBEDDED_PATH = Path(".dacg") / "graph.sqlite"
+
+
+@dataclass(frozen=True)
+class Settings:
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = field(default="", repr=False)
+    neo4j_database: str | None = None
+    embedded_path: Path = DEFAULT_EMBEDDED_PATH
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            neo4j_uri=os.environ.get("NEO4J_URI") or None,
+            neo4j_user=os.environ.get("NEO4J_USER", "neo4j"),
+            neo4j_password=os.environ.get("NEO4J_PASSWORD", ""),
+            neo4j_database=os.environ.get("NEO4J_DATABASE") or None,
+            embedded_path=Path(os.environ.get("DACG_DB", str(DEFAULT_EMBEDDED_PATH))),
+        )

@@ -1,0 +1,1 @@
+"""Simulations that reproduce the paper's analytical claims (SPEC section 7)."""

@@ -1,0 +1,128 @@
+"""`dacg ingest` / `dacg query` on the embedded store: answers, and one-line errors that
+leave the graph as it was."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.graph.embedded_store import EmbeddedStore
+
+runner = CliRunner()
+
+GOOD = [
+    {"head": "zinc", "tail": "common cold duration", "polarity": -1, "confidence": 0.8,
+     "pmid": "101", "sentence": "Zinc shortened colds."},
+    {"head": "zinc", "tail": "immune response", "polarity": 1, "confidence": 0.7,
+     "pmid": "102"},
+    {"head": "immune response", "tail": "common cold duration", "polarity": -1,
+     "confidence": 0.6, "pmid": "103", "year": 2019, "step": 2},
+]
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def run(*args: str, db: Path) -> tuple[int, str, str]:
+    result = runner.invoke(app, [*args, "--db", str(db)], env={"NEO4J_URI": ""})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_ingest_then_query_answers_with_paths_and_pmids(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite"
+    code, out, _ = run("ingest", str(write_jsonl(tmp_path / "e.jsonl", GOOD)), db=db)
+    assert code == 0 and "ingested 3 rows" in out
+    code, out, _ = run("query", "Zinc", "common cold duration", "--direction", "decrease",
+                       "--json", db=db)
+    assert code == 0
+    answer = json.loads(out)
+    assert answer["label"] == "Beneficial"
+    assert [p["nodes"] for p in answer["paths"]] == [
+        ["zinc", "common cold duration"], ["zinc", "immune response", "common cold duration"]]
+    assert sorted(pmid for e in answer["edges"] for pmid in e["pmids"]) == ["101", "102", "103"]
+
+
+def test_query_without_paths_is_noevidence(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite"
+    run("ingest", str(write_jsonl(tmp_path / "e.jsonl", GOOD)), db=db)
+    code, out, _ = run("query", "vitamin c", "common cold duration", db=db)
+    assert code == 0 and "NoEvidence" in out and "not the same as NoEffect" in out
+
+
+BAD_ROWS = {
+    "confidence 1": {"confidence": 1.0},
+    "confidence NaN": {"confidence": float("nan")},
+    "empty name": {"head": ""},
+    "long name": {"tail": "y" * 10_000},
+    "unknown polarity": {"polarity": "strongly up"},
+    "missing pmid": {"pmid": None},
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ROWS))
+def test_bad_row_rejects_the_whole_file_and_leaves_the_graph(tmp_path: Path,
+                                                             case: str) -> None:
+    db = tmp_path / "g.sqlite"
+    run("ingest", str(write_jsonl(tmp_path / "good.jsonl", GOOD[:1])), db=db)
+    bad = {**GOOD[1], **BAD_ROWS[case]}
+    if bad["pmid"] is None:
+        del bad["pmid"]
+    path = write_jsonl(tmp_path / "bad.jsonl", [GOOD[1], GOOD[2], bad])
+    code, out, err = run("ingest", str(path), db=db)
+    assert code == 1
+    assert err.startswith(f"error: {path}:3: ") and err.count("\n") == 1
+    assert "Traceback" not in out + err
+    store = EmbeddedStore(db)
+    assert (store.stats("kg").edges, store.stats("kg").evidence) == (1, 1)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff\xfe not utf-8\n", "not UTF-8"),
+    (b"{not json}\n", "not valid JSON"),
+    (b"[1, 2]\n", "JSON object"),
+    (b"\n\n", "no evidence rows"),
+    (b'{"head": "a", "tail": "b", "polarity": 1, "confidence": 0.5, "pmid": "1", "x": 1}\n',
+     "unknown field"),
+])
+def test_malformed_files_give_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    code, _, err = run("ingest", str(path), db=tmp_path / "g.sqlite")
+    assert code == 1 and message in err and err.count("\n") == 1
+
+
+def test_missing_file_and_empty_query(tmp_path: Path) -> None:
+    code, _, err = run("ingest", str(tmp_path / "nope.jsonl"), db=tmp_path / "g.sqlite")
+    assert code == 1 and "No such file" in err
+    code, _, err = run("query", "  ", "cold", db=tmp_path / "g.sqlite")
+    assert code == 2 and "intervention is empty" in err
+
+
+def test_real_process_prints_no_traceback(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "bad.jsonl", [{**GOOD[0], "confidence": 2}])
+    result = subprocess.run([sys.executable, "-m", "pipeline", "ingest", str(path), "--db",
+                             str(tmp_path / "g.sqlite")], capture_output=True, text=True,
+                            env={"PATH": "/usr/bin:/bin"}, check=False)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"error: {path}:1: confidence must be in [0, 1), got 2"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["query", "zinc", "cold", "--stor", "neo4j"], "No such option: --stor"),
+    (["query", "zinc", "cold", "--store", "mongo"], "'mongo' is not one of"),
+    (["query", "zinc"], "Missing argument 'outcome'"),
+])
+def test_usage_mistakes_are_one_line_exit_2(args: list[str], message: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
