@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.exceptions import TyperException
 
 from pipeline.graph.factory import StoreKind, open_store
 from pipeline.graph.store import BATCH_SIZE, DEFAULT_NAMESPACE, GraphStore, StoreUnavailable
@@ -20,8 +21,6 @@ from pipeline.model import Entity, InvalidEvidence, Polarity, Query, label_index
 from pipeline.retrieval.cli import app as corpus_app
 from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
-
-from typer.exceptions import TyperException
 
 app = typer.Typer(help="DACG: drift-aware causal graph search over biomedical literature.",
                   add_completion=False, pretty_exceptions_enable=False)
