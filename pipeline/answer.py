@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.graph.store import GraphStore
+from pipeline.graph.store import EdgeKey, GraphStore
 from pipeline.inference.energy import EnergyTerms, energy
 from pipeline.inference.posterior import TOP_K, Posterior, label_posterior
-from pipeline.model import CausalPath, EdgeBelief, Query
+from pipeline.model import CausalPath, EdgeBelief, EvidenceItem, Query
 
 
 @dataclass(frozen=True)
@@ -28,18 +28,31 @@ def explanation_pairs(paths: list[CausalPath]) -> list[tuple[str, str]]:
     return list(pairs)
 
 
-def answer_from_graph(store: GraphStore, namespace: str, query: Query,
-                      top_k: int = TOP_K) -> Answer:
-    """Top paths -> posterior; edges of those paths (all polarities of each pair) -> energy.
-    S_t is the set of edges the top paths actually use."""
-    paths = store.paths(namespace, query.intervention.id, query.outcome.id, limit=top_k)
-    posterior = label_posterior(paths, query.direction, top_k=top_k)
-    pair_edges = store.edges(namespace, explanation_pairs(paths))
-    used = {(head, tail, polarity) for path in paths
+def explain(store: GraphStore, namespace: str, top: list[CausalPath],
+            posterior: Posterior) -> tuple[list[EdgeBelief], EnergyTerms]:
+    """S_t, the edges the top paths use, and the energy over them; the entropy term needs
+    every polarity's edge of each pair, not only the ones on a path."""
+    pair_edges = store.edges(namespace, explanation_pairs(top))
+    used = {(head, tail, polarity) for path in top
             for head, tail, polarity in zip(path.nodes, path.nodes[1:], path.polarities,
                                             strict=False)}
     explanation = [e for e in pair_edges if (e.head, e.tail, e.polarity) in used]
     by_pair: dict[tuple[str, str], dict[int, float]] = {}
     for edge in pair_edges:
         by_pair.setdefault((edge.head, edge.tail), {})[edge.polarity] = edge.belief
-    return Answer(query, posterior, paths, explanation, energy(posterior, explanation, by_pair))
+    return explanation, energy(posterior, explanation, by_pair)
+
+
+def answer_from_graph(store: GraphStore, namespace: str, query: Query,
+                      top_k: int = TOP_K) -> Answer:
+    """Top paths -> posterior -> explanation and energy, with no retrieval."""
+    paths = store.paths(namespace, query.intervention.id, query.outcome.id, limit=top_k)
+    posterior = label_posterior(paths, query.direction, top_k=top_k)
+    explanation, terms = explain(store, namespace, paths, posterior)
+    return Answer(query, posterior, paths, explanation, terms)
+
+
+def explain_edges(store: GraphStore, namespace: str,
+                  edges: list[EdgeBelief]) -> dict[EdgeKey, list[EvidenceItem]]:
+    """The sentence, confidence and year behind every PMID of the explanation's edges."""
+    return store.evidence(namespace, [(e.head, e.tail, e.polarity) for e in edges])

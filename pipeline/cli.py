@@ -6,26 +6,50 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from typer.exceptions import TyperException
 
+from pipeline.answer import Answer
+from pipeline.evaluation.cli import app as bench_app
+from pipeline.extraction import cli as extraction_cli
 from pipeline.graph.factory import StoreKind, open_store
-from pipeline.graph.store import BATCH_SIZE, DEFAULT_NAMESPACE, GraphStore, StoreUnavailable
-from pipeline.model import Entity, InvalidEvidence, Polarity, Query, label_index
+from pipeline.graph.store import (
+    BATCH_SIZE,
+    DEFAULT_NAMESPACE,
+    EdgeKey,
+    GraphStore,
+    StoreUnavailable,
+)
+from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
 from pipeline.retrieval.cli import app as corpus_app
 from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
+from pipeline.stopping.cli import app as prm_app
+from pipeline.stopping.policies import StopDecision, StoppingPolicy, policy_from_name
+
+if TYPE_CHECKING:
+    from pipeline.stopping.prm import RewardModel
 
 app = typer.Typer(help="DACG: drift-aware causal graph search over biomedical literature.",
                   add_completion=False, pretty_exceptions_enable=False)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(corpus_app, name="corpus")
+app.add_typer(prm_app, name="prm")
+app.add_typer(bench_app, name="bench")
+app.add_typer(extraction_cli.app, name="extract")
+audit_app = typer.Typer(help="Audits of the graph's inputs.", no_args_is_help=True)
+audit_app.command("grounding")(extraction_cli.grounding)
+app.add_typer(audit_app, name="audit")
+eval_app = typer.Typer(help="Evaluate components on real data.", no_args_is_help=True)
+eval_app.command("extractor")(extraction_cli.evaluate)
+app.add_typer(eval_app, name="eval")
 console = Console()
 errors = Console(stderr=True)
 
@@ -98,51 +122,136 @@ def ingest(
                   f"edges, {stats.pmids} PMIDs", highlight=False)
 
 
+PRM_DIR = Path(__file__).resolve().parents[1] / "data" / "prm"
+
+
 @app.command()
 def query(
     intervention: Annotated[str, typer.Argument(help="Intervention / cause (E1).")],
     outcome: Annotated[str, typer.Argument(help="Outcome / effect (E2).")],
+    comparator: Annotated[str | None, typer.Option(help="Comparator arm, e.g. placebo.")]
+    = None,
     direction: Annotated[Direction | None, typer.Option(
         help="Desired direction of the outcome: labels become Beneficial/NoEffect/Harmful.")]
     = None,
+    source: Annotated[str, typer.Option(
+        help="pubmed, simulated, kg (answer from the ingested graph, no retrieval), or a "
+             "corpus: a JSONL file or a folder of PubMed XML.")] = "pubmed",
+    policy: Annotated[str, typer.Option(help="Stopping policy: dacg, kl, prm or k=N.")]
+    = "dacg",
+    budget: Annotated[int, typer.Option(min=1, max=100, help="Most retrieval steps.")] = 20,
     store: StoreOption = None,
     namespace: NamespaceOption = DEFAULT_NAMESPACE,
     db: DbOption = None,
+    prm: Annotated[Path | None, typer.Option(
+        help="PRM weights folder (default: the shipped data/prm when present).")] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="Write every step as JSON lines (SPEC §6) to this file.")] = None,
+    offline: Annotated[bool, typer.Option(help="PubMed: read the cache only.")] = False,
+    explain: Annotated[bool, typer.Option(help="Show the sentence behind every PMID.")]
+    = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Answer E1 -> E2 from the paths already in the graph."""
-    from pipeline.answer import answer_from_graph
+    """Answer E1 -> E2: retrieve step by step, stop when the belief has settled, and show
+    the answer with the paths, edges, PMIDs (and sentences) behind it."""
+    from pipeline.answer import answer_from_graph, explain_edges
 
     try:
-        question = Query(Entity.from_name(intervention, "intervention"),
-                         Entity.from_name(outcome, "outcome"),
-                         direction=None if direction is None else (
-                             Polarity.INCREASES if direction is Direction.INCREASE
-                             else Polarity.DECREASES))
-    except InvalidEvidence as error:
+        question = Query(
+            Entity.from_name(intervention, "intervention"), Entity.from_name(outcome, "outcome"),
+            Entity.from_name(comparator, "comparator") if comparator else None,
+            None if direction is None else (
+                Polarity.INCREASES if direction is Direction.INCREASE else Polarity.DECREASES))
+        stopping = policy_from_name(policy)
+    except (InvalidEvidence, ValueError) as error:
         raise fail(str(error), code=2) from None
-    with graph(store, db) as source:
-        answer = answer_from_graph(source, namespace, question)
+    with graph(store, db) as target:
+        if source == "kg":
+            answer = answer_from_graph(target, namespace, question)
+            stop, run_id, where = None, namespace, namespace
+        else:
+            result = run_agent(target, question, source, stopping, budget, prm, record, offline)
+            answer, stop, run_id = result.answer, result.stop, result.run_id
+            where = run_id
+        evidence = explain_edges(target, where, answer.explanation) if explain else {}
+    show_answer(answer, stop, run_id, evidence, as_json)
+
+
+def run_agent(store: GraphStore, question: Query, source: str, stopping: StoppingPolicy,
+              budget: int, prm: Path | None, record: Path | None,
+              offline: bool) -> AgentResult:
+    """Build the source, extractor and reward model and run the controller."""
+    from pipeline.controller import Controller
+    from pipeline.extraction.extractor import default_extractor
+    from pipeline.retrieval.open import open_source, with_simulated_aliases
+    from pipeline.retrieval.source import SourceError
+    from pipeline.trajectory import write_steps
+
+    try:
+        literature = open_source(source, offline=offline)
+        reward_model = load_reward_model(prm)
+    except (SourceError, ValueError, OSError) as error:
+        raise fail(str(error)) from None
+    if source == "simulated":
+        question = with_simulated_aliases(question)
+    if record:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text("", encoding="utf-8")
+    controller = Controller(store, literature, default_extractor(), stopping, reward_model,
+                            budget, on_step=lambda step: write_steps(record, [step])
+                            if record else None)
+    try:
+        run = controller.run(question, query_id=f"{question.intervention.id} -> "
+                                                f"{question.outcome.id}")
+    except SourceError as error:
+        raise fail(str(error)) from None
+    from pipeline.answer import Answer, explain
+
+    explanation, terms = explain(store, run.run_id, run.paths, run.posterior)
+    return AgentResult(Answer(run.query, run.posterior, run.paths, explanation, terms),
+                       run.stop, run.run_id)
+
+
+def load_reward_model(directory: Path | None) -> RewardModel | None:
+    """The PRM given, else the shipped weights when present; without one, the PRM rules
+    simply never fire."""
+    from pipeline.stopping.prm import RewardModel
+
+    chosen = directory or (PRM_DIR if (PRM_DIR / "metadata.json").is_file() else None)
+    return RewardModel.load(chosen) if chosen else None
+
+
+def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
+                evidence: dict[EdgeKey, list[EvidenceItem]], as_json: bool) -> None:
     if as_json:
         console.print_json(json.dumps({
             "label": answer.posterior.label.value,
             "posterior": answer.posterior.as_dict(),
+            "stop": None if stop is None else {"step": stop.step, "reason": stop.reason},
+            "run": run_id,
             "energy": answer.energy.total,
             "paths": [{"nodes": list(p.nodes), "polarities": list(p.polarities),
                        "beliefs": list(p.beliefs), "strength": p.strength}
                       for p in answer.paths],
             "edges": [{"head": e.head, "tail": e.tail, "polarity": e.polarity,
-                       "belief": e.belief, "pmids": list(e.pmids)}
+                       "belief": e.belief, "pmids": list(e.pmids),
+                       "evidence": [{"pmid": i.pmid, "confidence": i.confidence,
+                                     "sentence": i.sentence, "year": i.year}
+                                    for i in evidence.get((e.head, e.tail, e.polarity), [])]}
                       for e in answer.explanation],
         }))
         return
     posterior = ", ".join(f"{k} {v:.3f}" for k, v in answer.posterior.as_dict().items())
     console.print(f"[bold]{answer.posterior.label.value}[/bold]  ({posterior}; "
                   f"energy {answer.energy.total:.3f})")
+    if stop is not None:
+        why = STOP_REASONS.get(stop.reason, stop.reason)
+        console.print(f"stopped after step {stop.step}: {why}; inspect the run's graph with "
+                      f"`dacg browse {run_id}`", highlight=False, markup=False)
     if not answer.paths:
-        console.print("no direct or two-hop path from "
-                      f"{question.intervention.id!r} to {question.outcome.id!r} in namespace "
-                      f"{namespace!r}: NoEvidence (not the same as NoEffect)", highlight=False)
+        console.print(f"no direct or two-hop path from {answer.query.intervention.id!r} to "
+                      f"{answer.query.outcome.id!r}: NoEvidence (not the same as NoEffect)",
+                      highlight=False)
         return
     labels = answer.posterior.labels
     table = Table("path", "edge polarities", "beliefs", "strength", "votes for",
@@ -150,12 +259,103 @@ def query(
     for path in answer.paths:
         table.add_row(" -> ".join(path.nodes), " ".join(map(signed, path.polarities)),
                       " ".join(f"{w:.3f}" for w in path.beliefs), f"{path.strength:.4f}",
-                      labels[label_index(path.polarity, question.direction)].value)
+                      labels[label_index(path.polarity, answer.query.direction)].value)
     console.print(table)
     console.print("edges on these paths (noisy-OR belief over distinct PMIDs):")
     for edge in answer.explanation:
         console.print(f"  {edge.head} -[{signed(edge.polarity)}, w={edge.belief:.3f}]-> "
                       f"{edge.tail}: PMIDs {', '.join(edge.pmids)}", highlight=False)
+        for item in evidence.get((edge.head, edge.tail, edge.polarity), []):
+            console.print(f"      PMID {item.pmid} (s={item.confidence:.2f}): {item.sentence}",
+                          highlight=False, markup=False)
+
+
+@app.command()
+def demo(
+    store: StoreOption = None,
+    db: DbOption = None,
+    prm: Annotated[Path | None, typer.Option(help="PRM weights folder.")] = None,
+) -> None:
+    """Three simulated questions (true answers Beneficial, NoEffect, Harmful): each read for
+    the full 20 steps, then DACG's stop and a fixed k = 20 compared on the same evidence."""
+    from pipeline.controller import Controller
+    from pipeline.extraction.extractor import default_extractor
+    from pipeline.retrieval.open import simulated_source
+    from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
+    from pipeline.simulation.literature import SimConfig
+    from pipeline.stopping.policies import DACGPolicy, FixedBudget, replay
+
+    queries = [q for q in build_benchmark(0, SimConfig(), PAPER_SIZES) if q.split == "test"]
+    chosen = [next(q for q in queries if q.label.value == label)
+              for label in ("Beneficial", "NoEffect", "Harmful")]
+    literature, extractor = simulated_source(), default_extractor()
+    try:
+        reward_model = load_reward_model(prm)
+    except (ValueError, OSError) as error:
+        raise fail(str(error)) from None
+    table = Table("question", "true answer", "DACG (stop step, why)", "k = 20", "run",
+                  title="DACG vs reading everything, on the same recorded evidence")
+    with graph(store, db) as target:
+        for sim in chosen:
+            question = sim.query()
+            run = Controller(target, literature, extractor, None, reward_model).run(
+                question, sim.id)
+            dacg, full = replay(DACGPolicy(), run.steps), replay(FixedBudget(20), run.steps)
+            want = "increase" if question.direction == Polarity.INCREASES else "decrease"
+            table.add_row(f"does {question.intervention.name} {want} "
+                          f"{question.outcome.name}?", sim.label.value,
+                          f"{run.steps[dacg.step - 1].label} ({dacg.step}, {dacg.reason})",
+                          f"{run.steps[full.step - 1].label} ({full.step})", run.run_id)
+    console.print(table)
+    if reward_model is None:
+        console.print("no PRM weights found: only the KL rule can stop DACG here",
+                      highlight=False)
+
+
+@app.command()
+def browse(
+    run_id: Annotated[str, typer.Argument(help="Run id (its graph namespace).")],
+    intervention: Annotated[str | None, typer.Option(
+        help="E1 name, for the path and evidence queries.")] = None,
+    outcome: Annotated[str | None, typer.Option(help="E2 name.")] = None,
+    browser_url: Annotated[str | None, typer.Option(
+        envvar="NEO4J_BROWSER_URL",
+        help="Neo4j Browser URL (default: port 7474 on NEO4J_URI's host).")] = None,
+    serve: Annotated[bool, typer.Option(
+        help="Serve the guide and style on localhost until Ctrl-C.")] = False,
+    port: Annotated[int, typer.Option(min=0, max=65535)] = 8474,
+) -> None:
+    """Print the Neo4j Browser URL and the :param lines to inspect a run's graph."""
+    from pipeline.browse import default_browser_url, run_browse
+
+    settings = Settings.from_env()
+    try:
+        run_browse(run_id, intervention, outcome,
+                   browser_url or default_browser_url(settings.neo4j_uri),
+                   settings.neo4j_uri, settings.neo4j_user, serve, port,
+                   echo=lambda text: console.print(text, markup=False, highlight=False,
+                                                   soft_wrap=True))
+    except InvalidEvidence as error:
+        raise fail(str(error), code=2) from None
+    except OSError as error:
+        raise fail(f"cannot serve the guide on port {port}: {error}") from None
+
+
+STOP_REASONS = {
+    "kl": "the posterior stopped moving (KL < delta)",
+    "prm_decline": "the PRM reward fell below its best by more than alpha",
+    "prm_convergence": "the PRM reward plateaued over 4 steps",
+    "budget": "the step budget ran out",
+    "source_dry": "the source ran dry",
+    "fixed_k": "the fixed budget k was reached",
+}
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    answer: Answer
+    stop: StopDecision
+    run_id: str
 
 
 def signed(polarity: int) -> str:

@@ -103,16 +103,21 @@ def check_confidence(value: object) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Entity:
-    """A resolved node: stable id (MeSH UI when grounded, else the normalised name)."""
+    """A resolved node: stable id (MeSH UI when grounded, else the normalised name).
+    aliases are other surface forms (synonyms, abbreviations) that mean this node, so the
+    extractor maps them to this id; they do not take part in equality."""
 
     id: str
     name: str
     grounded: bool = False
+    aliases: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
-    def from_name(cls, name: str, role: str = "entity") -> Entity:
+    def from_name(cls, name: str, role: str = "entity",
+                  aliases: tuple[str, ...] = ()) -> Entity:
         clean = check_name(name, role)
-        return cls(id=normalise_name(clean), name=clean)
+        return cls(id=normalise_name(clean), name=clean,
+                   aliases=tuple(a for a in aliases if a.strip()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +174,16 @@ class EdgeBelief:
     polarity: int
     belief: float
     pmids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceItem:
+    """One PMID's support for an edge, as the graph keeps it (provenance for answers)."""
+
+    pmid: str
+    confidence: float
+    sentence: str
+    year: int | None
 
 
 @dataclass(frozen=True, slots=True)

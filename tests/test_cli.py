@@ -41,7 +41,7 @@ def test_ingest_then_query_answers_with_paths_and_pmids(tmp_path: Path) -> None:
     code, out, _ = run("ingest", str(write_jsonl(tmp_path / "e.jsonl", GOOD)), db=db)
     assert code == 0 and "ingested 3 rows" in out
     code, out, _ = run("query", "Zinc", "common cold duration", "--direction", "decrease",
-                       "--json", db=db)
+                       "--source", "kg", "--json", db=db)
     assert code == 0
     answer = json.loads(out)
     assert answer["label"] == "Beneficial"
@@ -53,7 +53,7 @@ def test_ingest_then_query_answers_with_paths_and_pmids(tmp_path: Path) -> None:
 def test_query_without_paths_is_noevidence(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite"
     run("ingest", str(write_jsonl(tmp_path / "e.jsonl", GOOD)), db=db)
-    code, out, _ = run("query", "vitamin c", "common cold duration", db=db)
+    code, out, _ = run("query", "vitamin c", "common cold duration", "--source", "kg", db=db)
     assert code == 0 and "NoEvidence" in out and "not the same as NoEffect" in out
 
 

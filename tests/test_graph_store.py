@@ -50,6 +50,17 @@ def test_noisy_or_over_distinct_pmids(store: GraphStore, ns: str) -> None:
     assert edge.pmids == ("1", "2")
 
 
+def test_evidence_items_carry_sentences_in_first_seen_order(store: GraphStore,
+                                                             ns: str) -> None:
+    store.write(ns, [ev("zinc", "cold", -1, 0.3, "9", sentence="first"),
+                     ev("zinc", "cold", -1, 0.5, "2", sentence="second")])
+    store.write(ns, [ev("zinc", "cold", -1, 0.6, "9", sentence="better")])
+    items = store.evidence(ns, [("zinc", "cold", -1), ("zinc", "cold", 1)])
+    assert list(items) == [("zinc", "cold", -1)]
+    assert [(i.pmid, i.confidence, i.sentence, i.year) for i in items[("zinc", "cold", -1)]] == [
+        ("9", 0.6, "better", None), ("2", 0.5, "second", None)]
+
+
 def test_higher_confidence_for_a_pmid_replaces_the_lower(store: GraphStore, ns: str) -> None:
     store.write(ns, [ev("zinc", "cold", -1, 0.3, "1")])
     store.write(ns, [ev("zinc", "cold", -1, 0.6, "1")])

@@ -12,10 +12,15 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from pipeline.graph.store import WriteSummary, check_namespace, strongest_per_edge_pmid
+from pipeline.graph.store import (
+    EdgeKey,
+    WriteSummary,
+    check_namespace,
+    strongest_per_edge_pmid,
+)
 from pipeline.inference.belief import noisy_or
 from pipeline.inference.paths import path_order_key, route_strength
-from pipeline.model import CausalPath, EdgeBelief, Evidence, GraphStats
+from pipeline.model import CausalPath, EdgeBelief, Evidence, EvidenceItem, GraphStats
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entity (
@@ -119,6 +124,20 @@ class EmbeddedStore:
                     "AND tail = ? ORDER BY polarity", (namespace, head, tail)):
                 found.append(EdgeBelief(head, tail, polarity, belief,
                                         tuple(pmids.split(_PMID_SEPARATOR))))
+        return found
+
+    def evidence(self, namespace: str,
+                 edges: Iterable[EdgeKey]) -> dict[EdgeKey, list[EvidenceItem]]:
+        found: dict[EdgeKey, list[EvidenceItem]] = {}
+        for head, tail, polarity in sorted(set(edges)):
+            rows = self._db.execute(
+                "SELECT pmid, confidence, sentence, year FROM evidence WHERE ns = ? AND "
+                "head = ? AND tail = ? AND polarity = ? ORDER BY rowid",
+                (namespace, head, tail, polarity)).fetchall()
+            if rows:
+                found[(head, tail, polarity)] = [EvidenceItem(pmid, confidence, sentence or "",
+                                                              year) for pmid, confidence,
+                                                 sentence, year in rows]
         return found
 
     def stats(self, namespace: str) -> GraphStats:

@@ -15,6 +15,7 @@ from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from pipeline.graph import cypher
 from pipeline.graph.store import (
+    EdgeKey,
     StoreUnavailable,
     WriteSummary,
     check_namespace,
@@ -22,7 +23,7 @@ from pipeline.graph.store import (
 )
 from pipeline.inference.belief import MAX_BELIEF
 from pipeline.inference.paths import hop_discounts
-from pipeline.model import CausalPath, EdgeBelief, Evidence, GraphStats
+from pipeline.model import CausalPath, EdgeBelief, Evidence, EvidenceItem, GraphStats
 
 
 def connect(uri: str, user: str, password: str, database: str | None = None) -> Neo4jStore:
@@ -110,6 +111,17 @@ class Neo4jStore:
             database_=self._database, routing_="r")
         return [EdgeBelief(r["head"], r["tail"], r["polarity"], r["belief"], tuple(r["pmids"]))
                 for r in records]
+
+    def evidence(self, namespace: str,
+                 edges: Iterable[EdgeKey]) -> dict[EdgeKey, list[EvidenceItem]]:
+        records, _, _ = self._driver.execute_query(
+            cypher.query("edge_evidence"), ns=namespace, edges=[list(e) for e in set(edges)],
+            database_=self._database, routing_="r")
+        found: dict[EdgeKey, list[EvidenceItem]] = {}
+        for r in records:
+            found.setdefault((r["head"], r["tail"], r["polarity"]), []).append(EvidenceItem(
+                r["pmid"], r["confidence"], r["sentence"], r["year"] or None))
+        return found
 
     def stats(self, namespace: str) -> GraphStats:
         records, _, _ = self._driver.execute_query(

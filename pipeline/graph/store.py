@@ -11,7 +11,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.model import CausalPath, EdgeBelief, Evidence, GraphStats, InvalidEvidence
+from pipeline.model import (
+    CausalPath,
+    EdgeBelief,
+    Evidence,
+    EvidenceItem,
+    GraphStats,
+    InvalidEvidence,
+)
+
+EdgeKey = tuple[str, str, int]
 
 DEFAULT_NAMESPACE = "kg"
 BATCH_SIZE = 10_000
@@ -42,6 +51,11 @@ class GraphStore(Protocol):
 
     def edges(self, namespace: str, pairs: Iterable[tuple[str, str]]) -> list[EdgeBelief]:
         """Every polarity's edge between each (head, tail) pair given."""
+        ...
+
+    def evidence(self, namespace: str,
+                 edges: Iterable[EdgeKey]) -> dict[EdgeKey, list[EvidenceItem]]:
+        """The per-PMID evidence (confidence, sentence, year) of each (head, tail, polarity)."""
         ...
 
     def stats(self, namespace: str) -> GraphStats:

@@ -597,9 +597,12 @@ class SimQuery:
             self.label] * self.outcome.desired
 
     def query(self) -> Query:
-        """What the agent is asked: no label, bias or mechanism."""
-        return Query(intervention=Entity.from_name(self.intervention.name, "intervention"),
-                     outcome=Entity.from_name(self.outcome.name, "outcome"),
+        """What the agent is asked: no label, bias or mechanism. The entities carry their
+        other surface forms as aliases, as MeSH entry terms would for a grounded query."""
+        return Query(intervention=Entity.from_name(self.intervention.name, "intervention",
+                                                   self.intervention.forms[1:]),
+                     outcome=Entity.from_name(self.outcome.name, "outcome",
+                                              self.outcome.forms[1:]),
                      comparator=Entity.from_name(self.comparator, "comparator"),
                      direction=self.direction,
                      constraints={"population": self.population})

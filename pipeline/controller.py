@@ -1,0 +1,203 @@
+"""The DACG agent loop (SPEC §1, the paper's stopping-loop figure).
+
+Each step reads one batch of abstracts, extracts triples, writes them into the run's own
+namespace (noisy-OR in the store), enumerates paths, and computes the posterior, KL, energy,
+the 20 features and the PRM reward; the stopping policy then decides. While the posterior
+has no path (NoEvidence) the search expands through intermediate entities found so far:
+for a neighbour v of E1 (or of E2) it also reads the literature on (v, E2) (or (E1, v)),
+one extra batch per step, so two-hop paths can form. Every step is recorded.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from pipeline.answer import explain
+from pipeline.graph.store import GraphStore
+from pipeline.inference.energy import energy
+from pipeline.inference.features import FEATURE_VERSION, StepState, feature_vector
+from pipeline.inference.posterior import (
+    TOP_K,
+    Posterior,
+    kl_divergence,
+    label_posterior,
+    uniform_posterior,
+)
+from pipeline.model import Abstract, CausalPath, EdgeBelief, Entity, Evidence, Query
+from pipeline.retrieval.source import Cursor, EmptyResult, LiteratureSource, SearchConstraints
+from pipeline.stopping.policies import (
+    KLRule,
+    PRMConvergence,
+    PRMDecline,
+    StopDecision,
+    StoppingPolicy,
+)
+from pipeline.trajectory import StepRecord
+
+BUDGET = 20
+PATH_LIMIT = 200  # paths enumerated per step for the path-count features; top 5 decide
+RULES: tuple[StoppingPolicy, ...] = (KLRule(), PRMDecline(), PRMConvergence())
+
+
+class Extractor(Protocol):
+    def extract(self, abstract: Abstract, query: Query,
+                mediators: Sequence[Entity] = ()) -> list[Evidence]: ...
+
+
+class RewardModel(Protocol):
+    def reward(self, features: Mapping[str, float]) -> float: ...
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The answer with its provenance and the full recorded trajectory."""
+
+    run_id: str
+    query: Query
+    posterior: Posterior
+    stop: StopDecision
+    paths: list[CausalPath]
+    explanation: list[EdgeBelief]
+    steps: list[StepRecord]
+
+
+@dataclass
+class _Search:
+    """The cursors a run reads from: the query's own, then expansions via mediators."""
+
+    primary: Cursor | None
+    expansions: list[Cursor]
+    expanded: set[str]
+
+    def next_step(self) -> list[Abstract]:
+        batch = self.primary.next_batch() if self.primary else []
+        for cursor in self.expansions:
+            if not cursor.exhausted:
+                batch += cursor.next_batch()
+                break
+        return batch
+
+
+def _namespace(query_id: str) -> str:
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in query_id)[:60]
+    return f"run-{safe}-{uuid.uuid4().hex[:8]}"
+
+
+class Controller:
+    """Runs one query to a stop. Store, source, extractor and reward model are passed in."""
+
+    def __init__(self, store: GraphStore, source: LiteratureSource, extractor: Extractor,
+                 policy: StoppingPolicy | None = None, reward_model: RewardModel | None = None,
+                 budget: int = BUDGET, constraints: SearchConstraints | None = None,
+                 on_step: Callable[[StepRecord], None] | None = None) -> None:
+        self.store, self.source, self.extractor = store, source, extractor
+        self.policy, self.reward_model = policy, reward_model
+        self.budget, self.constraints, self.on_step = budget, constraints, on_step
+
+    def run(self, query: Query, query_id: str = "query", run_id: str | None = None) -> RunResult:
+        namespace = run_id or _namespace(query_id)
+        search = _Search(self._search(query), [], set())
+        posterior = previous = uniform_posterior(query.direction)
+        previous_energy = energy(previous, [], {}).total
+        mediators: dict[str, Entity] = {}
+        steps: list[StepRecord] = []
+        abstracts_read = relevant = 0
+        stop: StopDecision | None = None
+        paths: list[CausalPath] = []
+        explanation: list[EdgeBelief] = []
+        for t in range(1, self.budget + 1):
+            batch = search.next_step()
+            if not batch:
+                break
+            evidence: list[Evidence] = []
+            for abstract in batch:
+                found = self.extractor.extract(abstract, query, tuple(mediators.values()))
+                relevant += any(_touches(e, query) for e in found)
+                evidence += [replace(e, step=t) for e in found]
+            abstracts_read += len(batch)
+            summary = self.store.write(namespace, evidence)
+            paths = self.store.paths(namespace, query.intervention.id, query.outcome.id,
+                                     limit=PATH_LIMIT)
+            posterior = label_posterior(paths, query.direction)
+            explanation, terms = explain(self.store, namespace, paths[:TOP_K], posterior)
+            stats = self.store.stats(namespace)
+            features = feature_vector(StepState(
+                paths=paths, posterior=posterior, explanation=explanation, stats=stats,
+                abstracts_read=abstracts_read, relevant_abstracts=relevant,
+                new_edges=summary.new_edges, new_evidence=summary.new_evidence,
+                energy=terms.total, previous_energy=previous_energy))
+            expanded = [] if posterior.informed else self._expand(
+                search, query, evidence, mediators)
+            record = StepRecord(
+                query_id=query_id, step=t, retrieved_pmids=[a.pmid for a in batch],
+                new_evidence=[_evidence_json(e) for e in evidence],
+                graph={"nodes": stats.nodes, "edges": stats.edges, "evidence": stats.evidence,
+                       "pmids": stats.pmids, "density": stats.density,
+                       "conflicting_pairs": stats.conflicting_pairs,
+                       "mean_belief": stats.mean_belief},
+                top_paths=[{"nodes": list(p.nodes), "polarities": list(p.polarities),
+                            "beliefs": list(p.beliefs), "strength": p.strength}
+                           for p in paths[:TOP_K]],
+                posterior=posterior.as_dict(), informed=posterior.informed,
+                label=posterior.label.value,
+                kl=kl_divergence(posterior.probs, previous.probs),
+                energy={"log_posterior": terms.log_posterior, "uncertainty": terms.uncertainty,
+                        "violation": terms.violation, "total": terms.total},
+                features=features, feature_version=FEATURE_VERSION,
+                reward=self.reward_model.reward(features) if self.reward_model else None,
+                expanded=expanded)
+            record = replace(record, rules={
+                rule.name: rule.fires([*steps, record]) is not None for rule in RULES})
+            steps.append(record)
+            if self.on_step:
+                self.on_step(record)
+            previous, previous_energy = posterior, terms.total
+            reason = self.policy.fires(steps) if self.policy else None
+            if reason:
+                stop = StopDecision(t, reason)
+                break
+        if stop is None:
+            stop = StopDecision(len(steps), "budget" if len(steps) >= self.budget
+                                else "source_dry")
+        return RunResult(namespace, query, posterior, stop, paths[:TOP_K], explanation, steps)
+
+    def _search(self, query: Query) -> Cursor | None:
+        try:
+            return self.source.search(query, self.constraints)
+        except EmptyResult:
+            return None
+
+    def _expand(self, search: _Search, query: Query, evidence: Iterable[Evidence],
+                mediators: dict[str, Entity]) -> list[str]:
+        """Open searches through entities adjacent to E1 or E2: (v, E2) for E1 -> v and
+        (E1, v) for v -> E2. Returns the searches opened."""
+        opened = []
+        for row in evidence:
+            if row.head.id == query.intervention.id and row.tail.id != query.outcome.id:
+                mediator, hop = row.tail, Query(row.tail, query.outcome)
+            elif row.tail.id == query.outcome.id and row.head.id != query.intervention.id:
+                mediator, hop = row.head, Query(query.intervention, row.head)
+            else:
+                continue
+            if mediator.id in search.expanded:
+                continue
+            search.expanded.add(mediator.id)
+            mediators[mediator.id] = mediator
+            cursor = self._search(hop)
+            if cursor is not None:
+                search.expansions.append(cursor)
+                opened.append(f"{hop.intervention.name} -> {hop.outcome.name}")
+        return opened
+
+
+def _touches(row: Evidence, query: Query) -> bool:
+    return query.intervention.id in (row.head.id, row.tail.id) or \
+        query.outcome.id in (row.head.id, row.tail.id)
+
+
+def _evidence_json(row: Evidence) -> dict[str, object]:
+    return {"head": row.head.id, "tail": row.tail.id, "polarity": int(row.polarity),
+            "confidence": row.confidence, "pmid": row.pmid, "sentence": row.sentence}

@@ -1,0 +1,6 @@
+"""Evidence extraction and entity grounding (docs/extraction.md).
+
+Entry points: `extractor.default_extractor` / `extractor.Extractor` (abstract + query ->
+evidence rows), `resolve.EntityResolver` (names -> stable ids), `mesh.MeshIndex` (MeSH
+grounding), `llm.LLMExtractor` (optional), and the commands in `cli.app`.
+"""

@@ -1,0 +1,137 @@
+"""Measuring the extractor on Evidence Inference: does it read the direction of an
+(intervention, comparator, outcome) prompt from a real RCT abstract?
+
+Each prompt becomes a Query, the abstract an Abstract; the extractor's intervention ->
+outcome rows are pooled (the polarity with the largest summed confidence wins) into
+increased / decreased / no significant difference. A prompt with no row is scored as
+'no significant difference' (the absence of a reported effect) and counted separately.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.extraction.extractor import Extractor
+from pipeline.model import MAX_NAME_CHARS, Abstract, Entity, Evidence, Query
+
+INCREASED = "significantly increased"
+DECREASED = "significantly decreased"
+NO_DIFFERENCE = "no significant difference"
+LABELS = (INCREASED, DECREASED, NO_DIFFERENCE)
+POLARITY_LABEL = {1: INCREASED, -1: DECREASED, 0: NO_DIFFERENCE}
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """One Evidence Inference prompt with its article's abstract and gold label."""
+
+    prompt_id: str
+    pmcid: str
+    intervention: str
+    comparator: str
+    outcome: str
+    label: str
+    abstract: str
+
+    @property
+    def query(self) -> Query:
+        comparator = _entity(self.comparator) if self.comparator.strip() else None
+        return Query(_entity(self.intervention), _entity(self.outcome), comparator)
+
+
+def _entity(name: str) -> Entity:
+    clean = " ".join(name.split())[:MAX_NAME_CHARS] or "unnamed"
+    return Entity.from_name(clean)
+
+
+def read_prompts(path: Path | str) -> list[Prompt]:
+    prompts = []
+    with Path(path).open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                row = json.loads(line)
+                prompts.append(Prompt(str(row["prompt_id"]), str(row.get("pmcid", "")),
+                                      row["intervention"], row.get("comparator") or "",
+                                      row["outcome"], row["label"], row.get("abstract", "")))
+    return prompts
+
+
+def pooled_label(rows: Iterable[Evidence], query: Query) -> str | None:
+    """The label of the polarity with the largest summed confidence among the rows that
+    read intervention -> outcome; None when there is none."""
+    totals: dict[int, float] = {}
+    for row in rows:
+        if row.head.id == query.intervention.id and row.tail.id == query.outcome.id:
+            totals[int(row.polarity)] = totals.get(int(row.polarity), 0.0) + row.confidence
+    if not totals:
+        return None
+    return POLARITY_LABEL[max(totals, key=lambda p: (totals[p], p == 0))]
+
+
+def predict(extractor: Extractor, prompt: Prompt) -> str | None:
+    query = prompt.query
+    rows = extractor.extract(Abstract(pmid=_pmid(prompt), title="", text=prompt.abstract),
+                             query)
+    return pooled_label(rows, query)
+
+
+def _pmid(prompt: Prompt) -> str:
+    digits = "".join(ch for ch in prompt.pmcid if ch.isalnum())
+    return digits or "EI" + "".join(ch for ch in prompt.prompt_id if ch.isalnum())
+
+
+@dataclass
+class Report:
+    """Scores over a prompt set; `missing` counts prompts with no extracted row."""
+
+    gold: list[str] = field(default_factory=list)
+    predicted: list[str] = field(default_factory=list)
+    missing: int = 0
+
+    def add(self, gold: str, predicted: str | None) -> None:
+        self.gold.append(gold)
+        self.predicted.append(predicted or NO_DIFFERENCE)
+        self.missing += predicted is None
+
+    def per_class(self) -> dict[str, tuple[float, float, float, int]]:
+        """label -> (precision, recall, F1, support)."""
+        out = {}
+        for label in LABELS:
+            tp = sum(g == p == label for g, p in zip(self.gold, self.predicted, strict=True))
+            fp = sum(p == label != g for g, p in zip(self.gold, self.predicted, strict=True))
+            fn = sum(g == label != p for g, p in zip(self.gold, self.predicted, strict=True))
+            precision = tp / (tp + fp) if tp + fp else 0.0
+            recall = tp / (tp + fn) if tp + fn else 0.0
+            f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+            out[label] = (precision, recall, f1, tp + fn)
+        return out
+
+    @property
+    def macro_f1(self) -> float:
+        return sum(f for _, _, f, _ in self.per_class().values()) / len(LABELS)
+
+    @property
+    def accuracy(self) -> float:
+        hits = sum(g == p for g, p in zip(self.gold, self.predicted, strict=True))
+        return hits / len(self.gold) if self.gold else 0.0
+
+    @property
+    def missing_share(self) -> float:
+        return self.missing / len(self.gold) if self.gold else 0.0
+
+    def confusion(self) -> dict[str, dict[str, int]]:
+        """gold -> predicted -> count."""
+        table = {g: dict.fromkeys(LABELS, 0) for g in LABELS}
+        for g, p in zip(self.gold, self.predicted, strict=True):
+            table[g][p] += 1
+        return table
+
+
+def evaluate(extractor: Extractor, prompts: Sequence[Prompt]) -> Report:
+    report = Report()
+    for prompt in prompts:
+        report.add(prompt.label, predict(extractor, prompt))
+    return report

@@ -1,0 +1,455 @@
+"""The extractor the agent calls: an abstract and a query in, evidence rows out.
+
+The core rows are intervention -> outcome; mediator rows (intervention -> mediator,
+mediator -> outcome) give the graph its two-hop paths. Head and tail keep the ids the
+caller resolved (so the rows join the query's nodes); entities the extractor discovers
+itself are resolved here (MeSH UI when grounded, else the normalised name).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from spacy.attrs import IDX, LENGTH, LOWER
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from pipeline.extraction.calibration import ConfidenceModel, load_default_model
+from pipeline.extraction.lexicon import (
+    ADVERSE_OUTCOME_WORDS,
+    DECREASE_VERBS,
+    FINDING_SECTIONS,
+    GENERIC_OUTCOME_WORDS,
+    INCREASE_VERBS,
+    LESS_WORDS,
+    MECHANISM_PHRASES,
+    MORE_WORDS,
+    NON_FINDING_SECTIONS,
+)
+from pipeline.extraction.mentions import Mention, MentionFinder, Terms, stem
+from pipeline.extraction.mesh import MeshIndex
+from pipeline.extraction.nlp import build_nlp, configured_model, has_entities, parse
+from pipeline.extraction.resolve import EntityResolver
+from pipeline.extraction.rules import Candidate, Lexicon, Reading, Sentence, read
+from pipeline.extraction.stats import find_statistics
+from pipeline.extraction.text import clean_text
+from pipeline.model import (
+    MAX_SENTENCE_CHARS,
+    Abstract,
+    Entity,
+    Evidence,
+    InvalidEvidence,
+    Query,
+    make_evidence,
+)
+
+FUZZY_THRESHOLD = 0.34  # outcomes are named loosely: a third of their content words
+ARM_THRESHOLD = 0.34  # arms are matched on their distinguishing words only
+_SECTION_LABEL = re.compile(r"([A-Z][A-Z /&]{2,40}):")
+IMPLICIT_HEAD_FACTOR = 0.85  # the intervention is the study's, but this sentence omits it
+UNSEEN_HEAD_FACTOR = 0.7  # ... and the abstract never names it in a form we recognise
+MAX_READ_TOKENS = 250  # real finding sentences are far shorter
+DISCOVERED_FACTOR = 0.9  # a mediator found by the extractor, not named by the caller
+ENTITY_LOOKAHEAD = 4  # an NER entity this close after a cue is what the cue governs
+ENTITY_LINK_THRESHOLD = 0.85  # scispacy EntityLinker's cosine for NER entities
+MAX_MEDIATOR_TOKENS = 8
+PHRASE_STOPPERS = frozenset({"in", "compared", "than", "among", "by", "at", "from", "with",
+                             "during", "after", "vs", "versus", "and", "or", "but", "was",
+                             "were", "is", "are", "when", "relative", "over", "for", "to",
+                             "between", "which", "that", "as", "while", "whereas", "on"})
+# Verbs (and their nouns) whose object is what changed: 'X raised M'. Comparatives
+# ('higher') and predicates ('is high') say nothing about an object.
+CHANGE_VERBS = (INCREASE_VERBS | DECREASE_VERBS) - {
+    w for w in MORE_WORDS | LESS_WORDS if not w.endswith("ed")}
+COPULAS = frozenset({"is", "was", "were", "are", "be", "been", "being", "remained"})
+MECHANISM_NOUNS = frozenset({"inhibition", "suppression", "activation", "stimulation",
+                             "modulation", "blockade", "induction", "enhancement", "release",
+                             "production", "synthesis", "expression", "secretion"})
+LEADING_SKIPS = frozenset({"the", "a", "an", "in", "of", "significantly", "significant",
+                           "markedly", "substantially", "its", "their", "both", "serum",
+                           "plasma", "also"})
+
+
+class Extractor(Protocol):
+    """What the agent calls for every retrieved abstract."""
+
+    def extract(self, abstract: Abstract, query: Query,
+                mediators: Sequence[Entity] = ()) -> list[Evidence]: ...
+
+
+@dataclass(slots=True)
+class _Parsed:
+    """A parsed abstract, flattened once: spaCy Token objects are costly to create."""
+
+    doc: Doc
+    text: str  # doc.text, which spaCy rebuilds from the tokens on every access
+    stems: list[str]
+    words: list[str]
+    token_chars: list[int]
+    token_ends: list[int]
+    bounds: dict[int, int]  # sentence start token -> end token
+    phrases: dict[str, list[tuple[int, int]]]
+    background: set[int]
+    sentences: dict[int, Sentence]  # read lazily, once
+
+    def readable(self, start: int) -> bool:
+        """A finding sentence: not under a background/methods label, and not a run-on
+        token stream (text without sentence boundaries is not read)."""
+        return start not in self.background and self.bounds[start] - start <= MAX_READ_TOKENS
+
+    def sentence_text(self, start: int) -> str:
+        return self.text[self.token_chars[start]:self.token_ends[self.bounds[start] - 1]]
+
+
+class RuleExtractor:
+    """The offline rule pipeline (spaCy + scispacy abbreviations + the project lexicon);
+    a trained ConfidenceModel, when given, calibrates the confidence of each reading."""
+
+    def __init__(self, nlp: Language | None = None, resolver: EntityResolver | None = None,
+                 calibration: ConfidenceModel | None = None, name: str = "dacg-rules",
+                 discover_mediators: bool = True) -> None:
+        self.nlp = nlp or build_nlp()
+        self.resolver = resolver or EntityResolver()
+        self.calibration = calibration
+        self.name = name if calibration is None else f"{name}+{calibration.name}"
+        self.discover_mediators = discover_mediators
+        self.lexicon = Lexicon(self.nlp)
+        self.finder = MentionFinder(self.nlp)
+        mesh = self.resolver.mesh
+        self.entity_linker = (mesh.linker.entity_linker(ENTITY_LINK_THRESHOLD)
+                              if has_entities(self.nlp) and mesh and mesh.linker else None)
+
+    def extract(self, abstract: Abstract, query: Query,
+                mediators: Sequence[Entity] = ()) -> list[Evidence]:
+        parsed = self._parse(abstract)
+        if parsed is None:
+            return []
+        intervention, outcome, comparator = self._query_mentions(parsed, query)
+        implicit = IMPLICIT_HEAD_FACTOR if intervention else UNSEEN_HEAD_FACTOR
+        found: list[Evidence] = []
+        found += self._triples(parsed, abstract, query.intervention, query.outcome,
+                               intervention, outcome, comparator, implicit)
+        for mediator in mediators:
+            if mediator.id in (query.intervention.id, query.outcome.id):
+                continue
+            middle = self._mentions(parsed, self._terms(parsed, mediator))
+            found += self._triples(parsed, abstract, query.intervention, mediator,
+                                   intervention, middle, comparator, implicit)
+            found += self._triples(parsed, abstract, mediator, query.outcome, middle,
+                                   outcome, {}, 0.0)
+        if not mediators and self.discover_mediators and intervention:
+            found += self._discovered(parsed, abstract, query, intervention, outcome,
+                                      comparator)
+        return _one_finding_per_pair(found)
+
+    def candidate_mediators(self, abstract: Abstract, query: Query) -> list[Entity]:
+        """Entities that a mechanism sentence names as the intervention's route ('acts
+        through M', 'mediated by M'), for the agent's two-hop expansion."""
+        parsed = self._parse(abstract)
+        if parsed is None:
+            return []
+        found: dict[str, Entity] = {}
+        taken = {query.intervention.id, query.outcome.id}
+        for start, end in parsed.bounds.items():
+            for marker in MECHANISM_PHRASES:
+                size = len(marker.split())
+                for i in range(start, end - size):
+                    if " ".join(parsed.words[i:i + size]) != marker:
+                        continue
+                    span = _entity_span(parsed, i + size, end)
+                    entity = self._span_entity(parsed, *span) if span else None
+                    if entity is not None and entity.id not in taken:
+                        found.setdefault(entity.id, entity)
+        return list(found.values())
+
+    # parsing and mentions -------------------------------------------------------------
+
+    def _parse(self, abstract: Abstract) -> _Parsed | None:
+        text = " ".join(t for t in (clean_text(abstract.title), clean_text(abstract.text))
+                        if t)
+        if not any(ch.isalpha() for ch in text):
+            return None
+        doc = parse(self.nlp, text)
+        if self.entity_linker is not None and doc.ents:
+            doc = self.entity_linker(doc)
+        table = doc.to_array([LOWER, IDX, LENGTH]).tolist()
+        strings = doc.vocab.strings
+        words = [strings[row[0]] for row in table]
+        chars = [row[1] for row in table]
+        ends = [row[1] + row[2] for row in table]
+        bounds = {s.start: s.end for s in doc.sents}
+        parsed = _Parsed(doc, text, [stem(w) for w in words], words, chars, ends, bounds,
+                         self.lexicon.phrases_in(doc), set(), {})
+        parsed.background = _background(parsed)
+        return parsed
+
+    def _terms(self, parsed: _Parsed, entity: Entity) -> Terms:
+        return self.finder.expand_abbreviations(
+            parsed.doc, Terms.of(entity, self.resolver.aliases(entity)))
+
+    def _query_mentions(self, parsed: _Parsed, query: Query) -> tuple[
+            dict[int, list[Mention]], dict[int, list[Mention]], dict[int, list[Mention]]]:
+        """Mentions of intervention, outcome and comparator; the arms are matched fuzzily
+        only on the words that tell them apart."""
+        arm = self._terms(parsed, query.intervention)
+        outcome = self._mentions(parsed, self._terms(parsed, query.outcome))
+        if query.comparator is None:
+            return self._mentions(parsed, arm, ARM_THRESHOLD), outcome, {}
+        other = self._terms(parsed, query.comparator)
+        shared = arm.stems & other.stems
+        return (self._mentions(parsed, arm.without(shared), ARM_THRESHOLD), outcome,
+                self._mentions(parsed, other.without(shared), ARM_THRESHOLD))
+
+    def _mentions(self, parsed: _Parsed, terms: Terms,
+                  threshold: float = FUZZY_THRESHOLD) -> dict[int, list[Mention]]:
+        """Mentions of one entity per sentence start token (exact beats fuzzy)."""
+        exact = self.finder.exact(parsed.doc, terms)
+        by_sentence: dict[int, list[Mention]] = {}
+        for start, end in parsed.bounds.items():
+            inside = [m for m in exact if start <= m.start < end]
+            if not inside:
+                inside = self.finder.fuzzy(start, end, parsed.stems, terms, threshold)
+            if inside:
+                by_sentence[start] = inside
+        return by_sentence
+
+    def _sentence(self, parsed: _Parsed, start: int) -> Sentence:
+        """The sentence starting at `start`, with its lexicon matches and statistics (the
+        windowed patterns run here, only on sentences that mention something)."""
+        if start in parsed.sentences:
+            return parsed.sentences[start]
+        end = parsed.bounds[start]
+        text = parsed.sentence_text(start)
+        found = {k: [s for s in v if start <= s[0] < end] for k, v in parsed.phrases.items()}
+        for label, spans in self.lexicon.patterns_in(parsed.doc[start:end],
+                                                           parsed.words).items():
+            found[label] += spans
+        sentence = Sentence(start, end, text, parsed.token_chars[start], parsed.words,
+                            parsed.token_chars, found["NULL"], found["COMPARE"],
+                            found["DEFINITION"], find_statistics(text), found["WITHIN"])
+        parsed.sentences[start] = sentence
+        return sentence
+
+    # triples ---------------------------------------------------------------------------
+
+    def _triples(self, parsed: _Parsed, abstract: Abstract, head: Entity, tail: Entity,
+                 heads: dict[int, list[Mention]], tails: dict[int, list[Mention]],
+                 comparators: dict[int, list[Mention]], implicit: float) -> list[Evidence]:
+        """Rows head -> tail; a sentence without the head counts with factor `implicit`
+        (0: the head must be named)."""
+        rows: list[Evidence] = []
+        for candidate in self._candidates(parsed, tail, heads, tails, comparators,
+                                          implicit > 0):
+            reading = candidate.reading
+            if self.calibration is not None:
+                reading = self.calibration.refine(candidate)
+            if reading is None:
+                continue
+            confidence = reading.confidence * (1.0 if candidate.heads else implicit)
+            confidence *= candidate.tail.score ** 2
+            row = self._evidence(head, tail, reading, confidence, abstract,
+                                 candidate.sentence.text)
+            if row is not None:
+                rows.append(row)
+        return rows
+
+    def _candidates(self, parsed: _Parsed, tail: Entity, heads: dict[int, list[Mention]],
+                    tails: dict[int, list[Mention]], comparators: dict[int, list[Mention]],
+                    implicit_head: bool) -> Iterator[Candidate]:
+        """Every finding sentence that mentions the tail (and the head, or the head is
+        implicit), with the rules' reading of it."""
+        adverse = _adverse(tail)
+        for start, tail_mentions in tails.items():
+            head_mentions = heads.get(start, [])
+            if not parsed.readable(start) or not (head_mentions or implicit_head):
+                continue
+            sentence = self._sentence(parsed, start)
+            tail_mention = max(tail_mentions, key=lambda m: m.score)
+            arms = comparators.get(start, [])
+            reading = read(sentence, tail_mention, head_mentions, arms, adverse)
+            yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
+                            reading, adverse)
+
+    def candidates(self, abstract: Abstract, query: Query) -> list[Candidate]:
+        """The intervention -> outcome candidates of an abstract (for training the
+        confidence model); the head may always be implicit."""
+        parsed = self._parse(abstract)
+        if parsed is None:
+            return []
+        intervention, outcome, comparator = self._query_mentions(parsed, query)
+        return list(self._candidates(parsed, query.outcome, intervention, outcome,
+                                     comparator, True))
+
+    def _discovered(self, parsed: _Parsed, abstract: Abstract, query: Query,
+                    intervention: dict[int, list[Mention]], outcome: dict[int, list[Mention]],
+                    comparator: dict[int, list[Mention]]) -> list[Evidence]:
+        """intervention -> M rows for a result sentence whose cue governs something other
+        than the outcome ('X also raised M')."""
+        rows: list[Evidence] = []
+        for start, head_mentions in intervention.items():
+            if start in outcome or not parsed.readable(start):
+                continue
+            sentence = self._sentence(parsed, start)
+            if sentence.is_aim:
+                continue
+            head_end = max(m.end for m in head_mentions)
+            for i in range(head_end, sentence.end):
+                if parsed.words[i] not in CHANGE_VERBS or parsed.words[i - 1] in COPULAS:
+                    continue
+                phrase = _entity_span(parsed, i + 1, sentence.end)
+                mediator = self._span_entity(parsed, *phrase) if phrase else None
+                if phrase is None or mediator is None or mediator.id in (
+                        query.intervention.id, query.outcome.id):
+                    break
+                tail = Mention(phrase[0], phrase[1], 0.9)
+                arms = tuple(comparator.get(start, []))
+                candidate = Candidate(sentence, tail, tuple(head_mentions), arms,
+                                      read(sentence, tail, head_mentions, arms))
+                reading = (self.calibration.refine(candidate) if self.calibration
+                           else candidate.reading)
+                if reading is not None:
+                    row = self._evidence(query.intervention, mediator, reading,
+                                         reading.confidence * DISCOVERED_FACTOR, abstract,
+                                         sentence.text)
+                    if row is not None:
+                        rows.append(row)
+                break
+        return rows
+
+    def _span_entity(self, parsed: _Parsed, start: int, end: int) -> Entity | None:
+        """The entity a discovered span names: the MeSH descriptor scispacy's linker gave
+        it (pipelines with an NER), else its name resolved like any other."""
+        name = _phrase_name(parsed, start, end)
+        mesh = self.resolver.mesh
+        for ent in parsed.doc.ents if self.entity_linker is not None else ():
+            if (ent.start, ent.end) == (start, end) and ent._.kb_ents and mesh is not None:
+                descriptor = mesh.descriptor(ent._.kb_ents[0][0])
+                if descriptor is not None:
+                    return Entity(descriptor.ui, name, grounded=True)
+        return self._entity(name)
+
+    def _entity(self, name: str) -> Entity | None:
+        words = name.split()
+        if not words or all(w.lower() in GENERIC_OUTCOME_WORDS for w in words):
+            return None
+        if not any(len(w) > 2 and w[0].isalpha() for w in words):
+            return None
+        try:
+            return self.resolver.resolve(name)
+        except InvalidEvidence:
+            return None
+
+    def _evidence(self, head: Entity, tail: Entity, reading: Reading, confidence: float,
+                  abstract: Abstract, sentence: str) -> Evidence | None:
+        if head.id == tail.id:
+            return None
+        try:
+            row = make_evidence(head.name, "tail" if head.name == tail.name else tail.name,
+                                reading.polarity, min(0.95, max(0.0, confidence)),
+                                abstract.pmid, sentence[:MAX_SENTENCE_CHARS], self.name,
+                                abstract.year if isinstance(abstract.year, int) else None)
+        except InvalidEvidence:
+            return None
+        return dataclasses.replace(row, head=head, tail=tail)
+
+
+def _adverse(entity: Entity) -> bool:
+    """Whether less of the outcome is better ('time to relapse' is not: longer is)."""
+    words = entity.name.lower().replace("-", " ").split()
+    if words[:2] in (["time", "to"], ["duration", "of"]) or "free" in words:
+        return False
+    return any(w in ADVERSE_OUTCOME_WORDS for w in words)
+
+
+def _background(parsed: _Parsed) -> set[int]:
+    """Start tokens of sentences under a background/methods label ('METHODS: ...')."""
+    skipped: set[int] = set()
+    reading = True
+    text = parsed.text
+    for start in parsed.bounds:
+        label = _SECTION_LABEL.match(text, parsed.token_chars[start])
+        if label:
+            name = label.group(1)
+            reading = any(w in name for w in FINDING_SECTIONS) or not any(
+                w in name for w in NON_FINDING_SECTIONS)
+        if not reading:
+            skipped.add(start)
+    return skipped
+
+
+def _object_phrase(parsed: _Parsed, start: int, limit: int) -> tuple[int, int] | None:
+    """The tokens after a cue up to a preposition or punctuation, without leading
+    determiners or a measure or mechanism word + 'of': 'raised the levels of endothelial
+    glycocalyx integrity (SMD ...' -> 'endothelial glycocalyx integrity', 'through
+    inhibition of rhinovirus replication' -> 'rhinovirus replication'. Hyphenated words
+    stay whole."""
+    words, chars, ends = parsed.words, parsed.token_chars, parsed.token_ends
+    i = start
+    while i < limit and words[i] in LEADING_SKIPS:
+        i += 1
+    while i + 1 < limit and words[i + 1] == "of" and (
+            words[i] in GENERIC_OUTCOME_WORDS or words[i] in MECHANISM_NOUNS):
+        i += 2
+    end, count = i, 0
+    while end < limit and count < MAX_MEDIATOR_TOKENS:
+        word = words[end]
+        joined = end > i and chars[end] == ends[end - 1] and word in ("-", "/")
+        if not joined and (word in PHRASE_STOPPERS or not any(ch.isalnum() for ch in word)):
+            break
+        if joined and not (end + 1 < limit and chars[end + 1] == ends[end]):
+            break
+        end += 1
+        count += 0 if joined else 1
+    return (i, end) if end > i else None
+
+
+def _entity_span(parsed: _Parsed, start: int, limit: int) -> tuple[int, int] | None:
+    """What a cue governs: the NER's entity right after it when the pipeline has one
+    (a trained model), else the rule-based object phrase."""
+    for ent in parsed.doc.ents:
+        if start <= ent.start < start + ENTITY_LOOKAHEAD and ent.end <= limit:
+            return ent.start, ent.end
+    return _object_phrase(parsed, start, limit)
+
+
+def _phrase_name(parsed: _Parsed, start: int, end: int) -> str:
+    """The phrase as written, or the long form when it is an abbreviation the abstract
+    defines ('AAD' -> 'antibiotic-associated diarrhoea')."""
+    text = parsed.text[parsed.token_chars[start]:parsed.token_ends[end - 1]]
+    for short in getattr(parsed.doc._, "abbreviations", None) or ():
+        if short.text == text and short._.long_form is not None:
+            return str(short._.long_form.text)
+    return text
+
+
+def _one_finding_per_pair(rows: list[Evidence]) -> list[Evidence]:
+    """One row per (head, tail) per abstract: one study reports one finding per pair, so
+    sentences that disagree (a within-group change, a hedged conclusion) are pooled; the
+    polarity with the largest summed confidence wins and keeps its best sentence, its
+    confidence scaled by the share of support it had."""
+    pairs: dict[tuple[str, str], list[Evidence]] = {}
+    for row in rows:
+        pairs.setdefault((row.head.id, row.tail.id), []).append(row)
+    out = []
+    for group in pairs.values():
+        totals: dict[int, float] = {}
+        for row in group:
+            totals[int(row.polarity)] = totals.get(int(row.polarity), 0.0) + row.confidence
+        winner = max(totals, key=lambda p: (totals[p], p == 0))
+        best = max((r for r in group if int(r.polarity) == winner), key=lambda r: r.confidence)
+        share = totals[winner] / sum(totals.values())
+        confidence = round(best.confidence * (0.5 + 0.5 * share), 3)
+        out.append(dataclasses.replace(best, confidence=confidence))
+    return out
+
+
+def default_extractor(mesh: MeshIndex | None = None) -> Extractor:
+    """The offline rule pipeline, with the shipped confidence model when present. The spaCy
+    pipeline is the blank one unless $DACG_SPACY_MODEL names an installed model."""
+    return RuleExtractor(nlp=build_nlp(configured_model()), resolver=EntityResolver(mesh),
+                         calibration=load_default_model())
+

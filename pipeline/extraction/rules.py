@@ -1,0 +1,463 @@
+"""Reading one sentence: the direction of head -> tail, relative to the comparator arm.
+
+Order of decisions (each documented in docs/extraction.md): aims and definitions are not
+findings; the clause that holds the tail is read; a null phrase or a negated cue gives 0;
+otherwise the direction cue nearest the tail gives the sign, flipped when the comparator
+is the subject ("lower in the placebo group" = higher with the intervention); a
+non-significant p or an interval crossing the null turns a direction into 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spacy.language import Language
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.tokens import Doc, Span
+
+from pipeline.extraction.lexicon import (
+    COMPARE_PHRASES,
+    CONTROL_WORDS,
+    DECREASE_VERBS,
+    HEDGES,
+    INCREASE_VERBS,
+    LESS_WORDS,
+    MORE_WORDS,
+    NEGATIONS,
+    NULL_PHRASES,
+    OBJECTIVE_WORDS,
+    TREATED_WORDS,
+    VALENCE_CUES,
+    WEAK_CUES,
+    WORSE_WORDS,
+)
+from pipeline.extraction.mentions import Mention
+from pipeline.extraction.stats import Significance, Statistic, nearest_significance
+
+CLAUSE_BREAKS = frozenset({";", "but", "whereas", "however", "although", "while"})
+ARM_PREPOSITIONS = frozenset({"in", "with", "among", "for", "on", "following", "after",
+                              "from", "by", "under", "using", "receiving", "of"})
+SIGNIFICANT_WORDS = frozenset({"significant", "significantly", "statistically"})
+DEFINITION_PHRASES = ("outcome was", "outcomes were", "outcomes included", "outcome measure",
+                      "endpoint was", "endpoints were", "outcomes was", "end point was")
+ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
+SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
+           **{w: -1 for w in DECREASE_VERBS | LESS_WORDS | WORSE_WORDS},
+           "inversely": -1, "inverse": -1, "negatively": -1, "positively": 1,
+           "high": 1, "low": -1}
+# 'high'/'low' are cues only as predicates ('was significantly low'), not in 'high dose'.
+PREDICATE_ONLY = frozenset({"high", "low"})
+PREDICATE_LEADS = frozenset({"significantly", "statistically", "was", "were", "is", "are",
+                             "remained", "markedly", "considerably", "be", "been",
+                             "substantially", "too"})
+_NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
+NUMBER_LOOKBACK = 12
+GRADING_WORDS = frozenset({"more", "greater", "larger", "bigger", "less", "smaller"})
+CHANGE_WORDS = frozenset(w for w in INCREASE_VERBS | DECREASE_VERBS
+                         if w not in GRADING_WORDS and w not in VALENCE_CUES)
+NEGATION_WINDOW = 3
+REFERENCE_WINDOW = 5
+SUBJECT_WINDOW = 8
+
+
+@dataclass(slots=True)
+class Sentence:
+    """One sentence of a parsed doc, with what the lexicon and the statistics found in it.
+    Token positions are doc positions; statistic offsets are relative to `text`."""
+
+    start: int
+    end: int
+    text: str
+    char_start: int
+    words: Sequence[str]
+    token_chars: Sequence[int]
+    nulls: list[tuple[int, int]] = field(default_factory=list)
+    compares: list[tuple[int, int]] = field(default_factory=list)
+    definitions: list[tuple[int, int]] = field(default_factory=list)
+    stats: list[Statistic] = field(default_factory=list)
+    within: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def is_aim(self) -> bool:
+        """An aim, a question or a definition of outcomes: no finding to read."""
+        if self.definitions:
+            return True
+        if self.stats:
+            return False
+        return any(self.words[i] in OBJECTIVE_WORDS for i in range(self.start, self.end))
+
+    @property
+    def hedged(self) -> bool:
+        return any(self.words[i] in HEDGES for i in range(self.start, self.end))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a sentence says about head -> tail. `cue` is the word that set the sign."""
+
+    polarity: int
+    confidence: float
+    significance: Significance
+    cue: str = ""
+    flipped: bool = False
+    hedged: bool = False
+    negated: bool = False
+    null_phrase: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A sentence that mentions the tail, the mentions in it, and the rules' reading."""
+
+    sentence: Sentence
+    tail: Mention
+    heads: tuple[Mention, ...]
+    comparators: tuple[Mention, ...]
+    reading: Reading | None
+    adverse: bool = False
+
+
+_CHANGE_NOUNS = ["difference", "differences", "change", "changes", "effect", "effects",
+                 "impact", "association", "benefit", "improvement", "improvements",
+                 "increase", "reduction", "decrease", "significance", "superiority",
+                 "advantage", "influence", "variation"]
+_CHANGE_VERBS = ["differ", "change", "affect", "alter", "influence", "modify", "vary",
+                 "improve", "reduce", "increase", "decrease", "lower", "raise", "show",
+                 "reach", "result", "lead", "produce", "cause", "impact", "benefit"]
+NULL_PATTERNS: list[list[dict[str, Any]]] = [
+    # "no group differences", "no statistically significant between-group difference"
+    [{"LOWER": {"IN": ["no", "without", "nor", "neither"]}}, {"OP": "?"}, {"OP": "?"},
+     {"OP": "?"}, {"LOWER": {"IN": _CHANGE_NOUNS}}],
+    # "did not significantly differ", "were not different", "does not affect"
+    [{"LOWER": {"IN": ["did", "does", "do", "was", "were", "is", "are", "had", "has",
+                       "could", "can", "would"]}},
+     {"LOWER": {"IN": ["not", "n't"]}}, {"OP": "?"},
+     {"LOWER": {"IN": [*_CHANGE_VERBS, "different", "significant", "altered", "changed",
+                       "affected", "influenced", "modified"]}}],
+    [{"LOWER": {"IN": ["equally", "similarly"]}}, {"LOWER": {"IN": [
+        "effective", "efficacious", "safe", "well", "good"]}}],
+]
+# A change within every arm says nothing about the difference between arms.
+WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
+    [{"LOWER": {"IN": ["in", "within", "for", "among"]}}, {"LOWER": {"IN": [
+        "both", "all", "each", "either"]}}, {"OP": "?"}, {"OP": "?"}, {"OP": "?"},
+     {"LOWER": {"IN": ["groups", "group", "arms", "arm", "cases", "treatments"]}}],
+    [{"LOWER": {"IN": ["in", "within", "for"]}}, {"LOWER": "both"}],
+    [{"LOWER": "within"}, {"ORTH": "-", "OP": "?"}, {"LOWER": {"IN": ["group", "groups"]}}],
+]
+
+
+# Every windowed pattern contains one of these words.
+PATTERN_TRIGGERS = frozenset({"no", "without", "nor", "neither", "not", "n't", "equally",
+                              "similarly", "both", "all", "each", "either", "within"})
+
+
+class Lexicon:
+    """The lexicon's phrases as a spaCy PhraseMatcher (run once per doc) and its windowed
+    patterns as a Matcher (run per sentence, only where a reading is needed: wildcard
+    patterns cost more than the whole tokenizer)."""
+
+    LABELS = ("NULL", "COMPARE", "DEFINITION", "WITHIN")
+
+    def __init__(self, nlp: Language) -> None:
+        self.phrases = PhraseMatcher(nlp.vocab, attr="LOWER")
+        for label, phrases in (("NULL", NULL_PHRASES), ("COMPARE", COMPARE_PHRASES),
+                               ("DEFINITION", DEFINITION_PHRASES)):
+            self.phrases.add(label, [nlp.make_doc(p) for p in phrases])
+        self.patterns = Matcher(nlp.vocab)
+        self.patterns.add("NULL", NULL_PATTERNS)
+        self.patterns.add("WITHIN", WITHIN_PATTERNS)
+        self.names = {nlp.vocab.strings[name]: name for name in self.LABELS}
+
+    def phrases_in(self, doc: Doc) -> dict[str, list[tuple[int, int]]]:
+        found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
+        for match_id, start, end in self.phrases(doc):
+            found[self.names[match_id]].append((start, end))
+        return found
+
+    def patterns_in(self, span: Span, words: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+        """Windowed matches in a sentence; `words` (the doc's lower-case words) let a
+        sentence without any pattern's first word skip the Matcher."""
+        found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
+        if not any(words[i] in PATTERN_TRIGGERS for i in range(span.start, span.end)):
+            return found
+        for match in self.patterns(span, as_spans=True):
+            found[match.label_].append((match.start, match.end))
+        return found
+
+
+def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
+         comparators: Sequence[Mention], adverse_tail: bool = False) -> Reading | None:
+    """The head -> tail polarity this sentence states about the tail mention, or None when
+    it states none (an aim, no cue, or a significant result without a direction).
+    `adverse_tail` says the tail is something patients want less of (pain, mortality), so
+    that 'improved' reads as a decrease."""
+    if sentence.is_aim:
+        return None
+    start, end = _clause(sentence, tail)
+    words = sentence.words
+    taken = {i for m in (*heads, *comparators, tail) for i in m.tokens}
+    cue_at, sign = _nearest_cue(words, start, end, tail, taken | _parenthesised(
+        words, start, end, tail))
+    negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
+                                              cue_at)
+    null_span = _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail)
+    within = any(start <= s[0] < end for s in sentence.within) and not any(
+        start <= s[0] < end for s in sentence.compares)
+    stat = nearest_significance(sentence.stats, sentence.token_chars[tail.start]
+                                - sentence.char_start)
+    significance = stat.significance if stat else Significance.NOT_REPORTED
+    said_significant = any(words[i] in SIGNIFICANT_WORDS for i in range(start, end)
+                           if not _inside(i, sentence.nulls))
+    hedged = sentence.hedged
+    if cue_at is not None and null_span is not None:
+        cue_distance = _distance(cue_at, cue_at + 1, tail)
+        if (_distance(*null_span, tail) > cue_distance and not negated
+                and significance is Significance.SIGNIFICANT):
+            null_span = None
+    if within and cue_at is not None and not negated:
+        return Reading(0, _bounded(0.45 - 0.15 * hedged), significance, words[cue_at],
+                       hedged=hedged)
+    if null_span is not None or negated:
+        explicit = null_span is not None and any(
+            words[i] in SIGNIFICANT_WORDS or words[i].startswith(("differ", "signific"))
+            for i in range(*null_span))
+        confidence = 0.55 + 0.15 * explicit + 0.2 * (
+            significance is Significance.NOT_SIGNIFICANT)
+        return Reading(0, _bounded(confidence - 0.15 * hedged), significance,
+                       words[cue_at] if cue_at is not None else "", hedged=hedged,
+                       negated=negated, null_phrase=null_span is not None)
+    if cue_at is None:
+        numeric = _numeric_direction(sentence, start, end, heads, comparators)
+        if numeric is not None and significance is Significance.SIGNIFICANT:
+            return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, "<numbers>")
+        if stat is not None and stat.significance is Significance.NOT_SIGNIFICANT:
+            return Reading(0, _bounded(0.5 - 0.15 * hedged), significance, hedged=hedged)
+        if stat is not None and stat.direction:
+            return Reading(stat.direction, _bounded(0.55 - 0.15 * hedged), significance,
+                           hedged=hedged)
+        return None
+    flipped = _comparator_is_subject(sentence, start, end, cue_at, heads, comparators)
+    polarity = sign * (-1 if flipped else 1) * _modifier_sign(words, heads, start, cue_at)
+    cue = words[cue_at]
+    if adverse_tail and cue in VALENCE_CUES:
+        polarity = -polarity
+    if significance is Significance.NOT_SIGNIFICANT and not said_significant:
+        return Reading(0, _bounded(0.5 - 0.15 * hedged), significance, cue, flipped, hedged)
+    confidence = 0.5
+    confidence += 0.2 * (significance is Significance.SIGNIFICANT or said_significant)
+    confidence += 0.1 * (cue not in WEAK_CUES)
+    confidence += 0.1 * tail.exact
+    confidence += 0.05 * bool(heads)
+    confidence -= 0.2 * hedged
+    return Reading(polarity, _bounded(confidence), significance, cue, flipped, hedged)
+
+
+def _bounded(value: float) -> float:
+    return min(0.95, max(0.05, round(value, 3)))
+
+
+def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
+    """The tail's clause: bounded by ';', 'but', 'whereas', ', while', 'however'."""
+    words = sentence.words
+    start = sentence.start
+    for i in range(tail.start - 1, sentence.start - 1, -1):
+        if _breaks(words, i) and words[i] != "although":
+            start = i + 1
+            break
+    end = sentence.end
+    for i in range(tail.end, sentence.end):
+        if _breaks(words, i):
+            end = i
+            break
+    return start, end
+
+
+def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) -> set[int]:
+    """Tokens inside parentheses (definitions, statistics), unless the tail is there too."""
+    inside: set[int] = set()
+    depth = 0
+    for i in range(start, end):
+        if words[i] in ("(", "["):
+            depth += 1
+        elif words[i] in (")", "]"):
+            depth = max(0, depth - 1)
+        elif depth:
+            inside.add(i)
+    return set() if tail.start in inside else inside
+
+
+def _breaks(words: Sequence[str], i: int) -> bool:
+    """A clause boundary; 'X, but not Y, reduced Z' is one clause."""
+    return words[i] in CLAUSE_BREAKS and not (
+        words[i] == "but" and i + 1 < len(words) and words[i + 1] == "not")
+
+
+def _distance(start: int, end: int, mention: Mention) -> int:
+    if end <= mention.start:
+        return mention.start - end + 1
+    if start >= mention.end:
+        return start - mention.end + 2  # cues after the tail ("Y fell") weigh a little less
+    return 0
+
+
+def _nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
+                 taken: set[int]) -> tuple[int | None, int]:
+    best: tuple[int, int] | None = None
+    for i in range(start, end):
+        if i in taken or words[i] not in SIGN_OF or _purpose(words, i) or _quantity(words, i):
+            continue
+        if words[i] in ("inversely", "inverse", "negatively", "positively") and not (
+                i + 1 < end and words[i + 1] in ASSOCIATION_WORDS):
+            continue
+        if words[i] in PREDICATE_ONLY and not (i > 0 and words[i - 1] in PREDICATE_LEADS):
+            continue
+        distance = _distance(i, i + 1, tail)
+        if best is None or distance < best[0]:
+            best = (distance, i)
+    if best is None:
+        return None, 0
+    return best[1], _compound_sign(words, start, end, best[1])
+
+
+def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
+    """'a greater reduction', 'reduced X more than Y': a bare comparative takes its sign
+    from the change word it grades (and 'less' inverts it)."""
+    sign = SIGN_OF[words[at]]
+    if words[at] not in GRADING_WORDS:
+        return sign
+    for i in (*range(at + 1, min(end, at + 4)), *range(at - 1, max(start, at - 7) - 1, -1)):
+        if words[i] in CHANGE_WORDS:
+            return SIGN_OF[words[i]] * (1 if sign > 0 else -1)
+    return sign
+
+
+def _quantity(words: Sequence[str], i: int) -> bool:
+    """'more than 20%', 'less than 5 days': an amount, not a comparison of arms."""
+    return (i + 2 < len(words) and words[i + 1] == "than"
+            and any(ch.isdigit() for ch in words[i + 2]))
+
+
+def _purpose(words: Sequence[str], i: int) -> bool:
+    """'to lower the risk', 'aimed at reducing': an intention, not a result."""
+    word = words[i]
+    base = not word.endswith(("ed", "ing", "s", "tion", "er", "ion"))
+    return i > 0 and ((words[i - 1] == "to" and base)
+                      or (word.endswith("ing") and words[i - 1] in ("at", "for")))
+
+
+def _negated(words: Sequence[str], start: int, cue_at: int) -> bool:
+    return any(words[i] in NEGATIONS for i in range(start, cue_at))
+
+
+def _nearest_span(spans: list[tuple[int, int]], tail: Mention) -> tuple[int, int] | None:
+    return min(spans, key=lambda s: _distance(s[0], s[1], tail), default=None)
+
+
+def _inside(i: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s <= i < e for s, e in spans)
+
+
+def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
+          comparators: Sequence[Mention]) -> list[tuple[int, int, str]]:
+    """Arm mentions in the clause as (start, end, 'I'|'C'); generic group words
+    ('placebo', 'control') stand in for an unnamed arm."""
+    words = sentence.words
+    candidates = [(m.start, m.end, "I") for m in heads if start <= m.start < end
+                  and not (m.start > 1 and words[m.start - 1] in ("non", "-")
+                           and words[m.start - 2] in ("non", "-"))]
+    candidates += [(m.start, m.end, "C") for m in comparators if start <= m.start < end]
+    arms: list[tuple[int, int, str]] = []
+    for arm in sorted(candidates, key=lambda a: a[0] - a[1]):  # longest first
+        if all(arm[1] <= s or arm[0] >= e for s, e, _ in arms):
+            arms.append(arm)
+    taken = {i for s, e, _ in arms for i in range(s, e)}
+    for i in range(start, end):
+        if i in taken:
+            continue
+        if sentence.words[i] in CONTROL_WORDS:
+            arms.append((i, i + 1, "C"))
+        elif sentence.words[i] in TREATED_WORDS and i + 1 < end and sentence.words[
+                i + 1] in ("group", "groups", "arm", "patients"):
+            arms.append((i, i + 1, "I"))
+    return sorted(arms)
+
+
+def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
+                           heads: Sequence[Mention], comparators: Sequence[Mention]) -> bool:
+    """Which arm has more/less of the tail. 'than C' / 'compared with C' marks C as the
+    reference; else the arm right after the cue ('higher in the placebo group'), else the
+    first arm before it (the grammatical subject usually leads)."""
+    arms = _arms(sentence, start, end, heads, comparators)
+    if not arms:
+        return False
+    for marker_start, marker_end in sentence.compares:
+        if start <= marker_start < end:
+            following = [a for a in arms if marker_end <= a[0] < marker_end + REFERENCE_WINDOW]
+            if following:
+                return following[0][2] == "I"
+    words = sentence.words
+    for arm_start, _, role in arms:
+        if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and any(
+                words[j] in ARM_PREPOSITIONS for j in range(max(cue_at, arm_start - 3),
+                                                            arm_start)):
+            return role == "C"
+    before = [a for a in arms if a[1] <= cue_at]
+    return bool(before) and before[0][2] == "C"
+
+
+def _numeric_direction(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
+                       comparators: Sequence[Mention]) -> int | None:
+    """'4 for bolus therapy and 3 for CI therapy': the value written just before each
+    arm's mention; +1 when the head's arm has the larger value."""
+    arms = _arms(sentence, start, end, heads, comparators)
+    values: dict[str, float] = {}
+    previous_end = start
+    for arm_start, arm_end, role in arms:
+        value = _value_before(sentence.words, max(previous_end, arm_start - NUMBER_LOOKBACK),
+                              arm_start)
+        previous_end = arm_end
+        if value is not None:
+            values.setdefault(role, value)
+    if len(values) < 2 or values["I"] == values["C"]:
+        return None
+    return 1 if values["I"] > values["C"] else -1
+
+
+def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
+    """The nearest number before `end`, preferring one outside parentheses and skipping
+    spreads ('± 10.6') and range ends ('8 to 12.3')."""
+    inside: float | None = None
+    depth = 0
+    for i in range(end - 1, start - 1, -1):
+        word = words[i]
+        if word in (")", "]"):
+            depth += 1
+        elif word in ("(", "["):
+            depth = max(0, depth - 1)
+        elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in ("±", "+/-", "to", "sd")):
+            value = float(word.rstrip("%").replace(",", "."))
+            if depth == 0:
+                return value
+            if inside is None:
+                inside = value
+    return inside
+
+
+def _modifier_sign(words: Sequence[str], heads: Sequence[Mention], start: int,
+                   cue_at: int) -> int:
+    """'Higher M was associated with lower Y': the head's own comparative multiplies."""
+    if not any(words[i] in ASSOCIATION_WORDS for i in range(start, cue_at)):
+        return 1
+    for head in heads:
+        if head.start >= cue_at:
+            continue
+        for i in range(max(start, head.start - 2), head.start):
+            if words[i] in MORE_WORDS:
+                return 1
+            if words[i] in LESS_WORDS:
+                return -1
+    return 1

@@ -1,0 +1,121 @@
+"""Reported statistics: p-values, confidence intervals and effect estimates in a sentence.
+
+Authors state significance in numbers as often as in words; a finding whose p is 0.4
+or whose interval crosses the null is a null finding whatever its verbs say.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from pipeline.extraction.lexicon import DIFFERENCE_MEASURES, RATIO_MEASURES
+
+ALPHA = 0.05
+
+_NUMBER = r"[-+]?(?:\d+(?:[.,·]\s?\d+)?|[.,·]\d+)"
+_P_VALUE = re.compile(
+    r"(?<![a-z])p\s*(?:-?\s*values?)?\s*(?:for\s+\w+\s*)?(?P<op>[=<>≤≥]=?|<\s*or\s*=|was|of)\s*"
+    rf"(?P<value>{_NUMBER})(?:\s*[x×]\s*10\s*\^?\s*(?P<exp>[-+]?\d+))?"
+    r"|(?<![a-z])(?P<ns>n\.?\s?s\.?)(?![a-z])",
+    re.IGNORECASE)
+_INTERVAL = re.compile(
+    r"(?:\d{2}\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)|\bCI\b)"
+    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*(?:-|to|,)\s*(?P<high>{_NUMBER})",
+    re.IGNORECASE)
+_MEASURE = re.compile(
+    r"\b(a?or|rr|a?hr|irr|rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|"
+    r"md|smd|wmd|rd|mean difference|difference|beta|β)\b", re.IGNORECASE)
+
+
+class Significance(IntEnum):
+    """What the numbers near a claim say about it."""
+
+    NOT_REPORTED = 0
+    SIGNIFICANT = 1
+    NOT_SIGNIFICANT = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Statistic:
+    """One p-value or interval: where it starts (a char offset in the sentence), whether
+    it is significant, and the direction of its estimate when an interval gives one."""
+
+    offset: int
+    significance: Significance
+    direction: int = 0
+
+
+def _number(text: str) -> float | None:
+    cleaned = text.replace(" ", "").replace("·", ".").replace(",", ".")
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def _p_statistic(match: re.Match[str]) -> Statistic | None:
+    if match["ns"]:
+        return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
+    value = _number(match["value"])
+    if value is None:
+        return None
+    if match["exp"]:
+        value *= 10.0 ** int(match["exp"])
+    op = match["op"].replace(" ", "")
+    if value > 1.0:  # "p = 1.5" is not a p-value
+        return None
+    significant: bool | None
+    if op.startswith("<") or op.startswith("≤"):
+        significant = value <= ALPHA
+    elif op.startswith(">") or op.startswith("≥"):
+        significant = False if value >= ALPHA else None
+    else:
+        significant = value < ALPHA
+    if significant is None:
+        return None
+    state = Significance.SIGNIFICANT if significant else Significance.NOT_SIGNIFICANT
+    return Statistic(match.start(), state)
+
+
+def _interval_statistic(match: re.Match[str], sentence: str) -> Statistic | None:
+    """An interval excluding the null is significant; the null is 1 for ratios, 0 for
+    differences. Unnamed all-positive intervals are read as ratios only when they
+    straddle 1 (then not significant) and otherwise give no direction."""
+    low, high = _number(match["low"]), _number(match["high"])
+    if low is None or high is None:
+        return None
+    low, high = min(low, high), max(low, high)
+    named = _MEASURE.findall(sentence[max(0, match.start() - 60):match.start()])
+    measure = named[-1].lower() if named else ""
+    if measure in RATIO_MEASURES:
+        null: float | None = 1.0
+    elif measure in DIFFERENCE_MEASURES or low < 0:
+        null = 0.0
+    else:
+        null = None
+    if null is None:
+        if low <= 1.0 <= high:
+            return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
+        return Statistic(match.start(), Significance.SIGNIFICANT)
+    if low <= null <= high:
+        return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
+    return Statistic(match.start(), Significance.SIGNIFICANT, 1 if low > null else -1)
+
+
+def find_statistics(sentence: str) -> list[Statistic]:
+    """Every p-value and interval in a sentence, in reading order."""
+    found = [s for m in _P_VALUE.finditer(sentence) if (s := _p_statistic(m))]
+    found += [s for m in _INTERVAL.finditer(sentence)
+              if (s := _interval_statistic(m, sentence))]
+    return sorted(found, key=lambda s: s.offset)
+
+
+def nearest_significance(stats: list[Statistic], offset: int) -> Statistic | None:
+    """The statistic that belongs to a claim at `offset`: the first one after it (authors
+    put the numbers after the claim), else the last one before it."""
+    after = [s for s in stats if s.offset >= offset]
+    if after:
+        return after[0]
+    return stats[-1] if stats else None

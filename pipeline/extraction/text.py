@@ -1,0 +1,65 @@
+"""Input hygiene: whatever arrives (bytes, markup, megabytes) becomes bounded plain text.
+
+The extractor must never raise on bad input, so every abstract passes through here first.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+MAX_TEXT_CHARS = 50_000  # ~10x the longest real abstract; beyond it we only read the start
+
+_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)?[^<>]{0,200}>")
+# Tags that end a block of text (a paragraph, a heading, a table cell); others are inline.
+_BLOCK_TAGS = frozenset({"p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "table",
+                         "h1", "h2", "h3", "h4", "h5", "h6", "title", "sec", "abstracttext",
+                         "section", "article", "body", "head", "html", "caption", "label"})
+_EI_HEADER = re.compile(r"^\s*(?:TITLE\s*:+|ABSTRACT\.(?P<section>[A-Z][A-Z /&]*?)\s*:+)",
+                        re.MULTILINE)
+_SPACE = re.compile(r"[ \t\r\f\v]+")
+_DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
+                         "\u2014": "-", "\u2212": "-", "\u00a0": " "})
+_TERMINAL = ".!?:;"
+# Control characters (but newline), lone surrogates and private-use code points.
+_UNPRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff]")
+
+
+def decode(raw: str | bytes) -> str:
+    """Bytes from a file or a socket are decoded leniently: a bad byte costs one char."""
+    if isinstance(raw, bytes):
+        return raw.decode("utf-8", errors="replace")
+    return raw
+
+
+def _tag_break(match: re.Match[str]) -> str:
+    name = (match.group(2) or "").lower()
+    return "\n" if name in _BLOCK_TAGS else ""
+
+
+def clean_text(raw: str | bytes, limit: int = MAX_TEXT_CHARS) -> str:
+    """Plain text: markup and entities removed, controls and surrogates dropped, unicode
+    dashes folded to '-', at most `limit` characters. A line without final punctuation
+    (a title, a heading) gets a full stop so the sentence splitter sees its end."""
+    text = decode(raw)[: limit * 2]
+    if "<" in text:
+        text = _TAG.sub(_tag_break, text)
+    if "&" in text:
+        text = html.unescape(text)
+    text = _EI_HEADER.sub(lambda m: f"{m['section']}: " if m["section"] else "", text)
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    text = _UNPRINTABLE.sub("", text)
+    lines = []
+    for line in text.split("\n"):
+        line = _SPACE.sub(" ", line).strip()
+        if line:
+            lines.append(line if line[-1] in _TERMINAL else line + ".")
+    return " ".join(lines)[:limit]
+
+
+def clean_name(name: str) -> str:
+    """An entity name as text would spell it: entities unescaped ('48&nbsp;h'), unicode
+    dashes folded, whitespace collapsed; no sentence punctuation added."""
+    text = unicodedata.normalize("NFKC", html.unescape(name)).translate(_DASHES)
+    return " ".join(_UNPRINTABLE.sub("", text).split())

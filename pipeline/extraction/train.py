@@ -1,0 +1,72 @@
+"""Training the confidence model on Evidence Inference evidence passages.
+
+Rows whose article is in the dev file are dropped (the dev set measures the extractor and
+must never be trained on). Each remaining passage is read by the rules exactly as an
+abstract would be, and every candidate sentence becomes one example with the prompt's
+label.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.extraction.calibration import ConfidenceModel, fit
+from pipeline.extraction.evaluate import DECREASED, INCREASED, NO_DIFFERENCE, Prompt
+from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.rules import Candidate
+from pipeline.model import Abstract
+
+LABEL_POLARITY = {INCREASED: 1, DECREASED: -1, NO_DIFFERENCE: 0}
+
+
+@dataclass(frozen=True)
+class TrainingSet:
+    examples: list[tuple[Candidate, int]]
+    groups: list[str]
+    rows: int
+    excluded_rows: int
+    unread_rows: int
+
+
+def training_set(train_path: Path, exclude_path: Path | None,
+                 extractor: RuleExtractor | None = None) -> TrainingSet:
+    """Examples from the evidence passages of articles not in `exclude_path`."""
+    excluded: set[str] = set()
+    if exclude_path is not None:
+        with exclude_path.open(encoding="utf-8") as handle:
+            excluded = {str(json.loads(line)["pmcid"]) for line in handle if line.strip()}
+    reader = extractor or RuleExtractor(calibration=None)
+    examples: list[tuple[Candidate, int]] = []
+    groups: list[str] = []
+    rows = dropped = unread = 0
+    with train_path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            rows += 1
+            if str(row["pmcid"]) in excluded:
+                dropped += 1
+                continue
+            prompt = Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
+                            row.get("comparator") or "", row["outcome"], row["label"],
+                            row["evidence"])
+            found = reader.candidates(Abstract("EI1", "", prompt.abstract), prompt.query)
+            if not found:
+                unread += 1
+            for candidate in found:
+                examples.append((candidate, LABEL_POLARITY[prompt.label]))
+                groups.append(prompt.pmcid)
+    return TrainingSet(examples, groups, rows, dropped, unread)
+
+
+def train_confidence_model(train_path: Path, exclude_path: Path | None
+                           ) -> tuple[ConfidenceModel, TrainingSet]:
+    data = training_set(train_path, exclude_path)
+    model = fit(data.examples, data.groups)
+    meta = dict(model.meta or {})
+    meta.update({"train_rows": data.rows, "excluded_dev_rows": data.excluded_rows,
+                 "unread_rows": data.unread_rows, "source": train_path.name})
+    return ConfidenceModel(model.weights, model.name, meta), data

@@ -1,0 +1,64 @@
+"""Choose a literature source from a short name or a path, as the CLI spells it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.model import Entity, Query, normalise_name
+from pipeline.retrieval.source import LiteratureSource, SourceError
+
+SIMULATED_SEED = 0
+DEFAULT_CACHE = Path(".dacg") / "cache"
+
+
+def open_source(spec: str, cache_dir: Path = DEFAULT_CACHE,
+                offline: bool = False) -> LiteratureSource:
+    """`pubmed` (E-utilities, cached on disk; `offline` reads the cache only), `simulated`
+    (the seeded paper-scale benchmark's literature), or a path: a JSONL corpus file or a
+    folder of PubMed XML files."""
+    if spec == "pubmed":
+        from pipeline.retrieval.cache import CacheMode, ResponseCache
+        from pipeline.retrieval.pubmed import PubMedClient, PubMedConfig
+
+        mode = CacheMode.OFFLINE if offline else CacheMode.READWRITE
+        return PubMedClient(PubMedConfig.from_env(),
+                            cache=ResponseCache(cache_dir / "pubmed", mode))
+    if spec == "simulated":
+        return simulated_source()
+    path = Path(spec)
+    from pipeline.retrieval.corpus import LocalCorpus
+
+    if path.is_dir():
+        return LocalCorpus.from_xml_dir(path)
+    if path.is_file():
+        return LocalCorpus.from_jsonl(path)
+    raise SourceError(f"unknown source {spec!r}: use pubmed, simulated, a JSONL corpus file "
+                      "or a folder of PubMed XML files")
+
+
+def simulated_source() -> LiteratureSource:
+    from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
+    from pipeline.simulation.literature import SimConfig, SimulatedLiterature
+
+    config = SimConfig()
+    return SimulatedLiterature(build_benchmark(SIMULATED_SEED, config, PAPER_SIZES),
+                               SIMULATED_SEED, config)
+
+
+def with_simulated_aliases(query: Query) -> Query:
+    """The simulated world's vocabulary plays the part MeSH entry terms play for a real
+    query: each entity it knows gets its other surface forms as aliases."""
+    from pipeline.simulation.literature import TERMS
+
+    forms = {normalise_name(form): term for term in TERMS.values() for form in term.forms}
+
+    def known(entity: Entity) -> Entity:
+        term = forms.get(entity.id)
+        if term is None:
+            return entity
+        return Entity.from_name(term.name, aliases=tuple(
+            f for f in term.forms if normalise_name(f) != normalise_name(term.name)))
+
+    return Query(known(query.intervention), known(query.outcome),
+                 known(query.comparator) if query.comparator else None, query.direction,
+                 dict(query.constraints))

@@ -1,0 +1,219 @@
+"""The offline rule extractor: polarity relative to head -> tail, comparisons, nulls,
+negation, hedging, statistics, mediators, and the shape of the evidence rows."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.extraction.extractor import RuleExtractor, default_extractor
+from pipeline.extraction.nlp import ModelUnavailable, build_nlp
+from pipeline.extraction.stats import Significance, find_statistics
+from pipeline.extraction.text import clean_text
+from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
+
+ZINC = Entity.from_name("zinc")
+COLD = Entity.from_name("common cold duration")
+PLACEBO = Entity.from_name("placebo")
+QUERY = Query(ZINC, COLD, PLACEBO)
+
+
+@pytest.fixture(scope="module")
+def extractor() -> RuleExtractor:
+    return RuleExtractor()
+
+
+def core(extractor: RuleExtractor, text: str, query: Query = QUERY,
+         title: str = "") -> list[Evidence]:
+    rows = extractor.extract(Abstract("12345", title, text, 2020), query)
+    return [r for r in rows if (r.head.id, r.tail.id) == (query.intervention.id,
+                                                          query.outcome.id)]
+
+
+@pytest.mark.parametrize(("text", "polarity"), [
+    ("Zinc significantly reduced the duration of the common cold compared with placebo "
+     "(P = 0.01).", -1),
+    ("Zinc increased common cold duration (hazard ratio 1.8, 95% CI 1.2 to 2.6).", 1),
+    # the comparator is the subject: lower with placebo means higher with zinc
+    ("The duration of the common cold was lower in the placebo group than in the zinc "
+     "group (P < 0.001).", 1),
+    ("Compared with zinc, placebo shortened common cold duration (P = 0.003).", 1),
+    ("Common cold duration did not differ between zinc and placebo (P = 0.41).", 0),
+    ("There was no significant difference in the duration of the common cold between "
+     "the groups.", 0),
+    ("Zinc did not shorten the duration of the common cold.", 0),
+    ("Although common cold duration was numerically shorter with zinc, the difference was "
+     "not statistically significant (P = 0.20).", 0),
+    ("Zinc shortened common cold duration (mean difference -1.2 days; 95% CI -2.9 to "
+     "0.4; p = .15).", 0),
+    ("Common cold duration decreased significantly in both groups (P < 0.001).", 0),
+    ("The duration of the common cold was 5 days with zinc and 7 days with placebo "
+     "(P = 0.002).", -1),
+])
+def test_polarity_of_a_finding(extractor: RuleExtractor, text: str, polarity: int) -> None:
+    rows = core(extractor, text)
+    assert [int(r.polarity) for r in rows] == [polarity]
+
+
+def test_aims_definitions_and_background_are_not_findings(extractor: RuleExtractor) -> None:
+    assert core(extractor, "We aimed to determine whether zinc reduces the duration of the "
+                           "common cold.") == []
+    assert core(extractor, "The primary outcome was common cold duration.") == []
+    assert core(extractor, "BACKGROUND: Zinc is known to reduce common cold duration. "
+                           "METHODS: We randomised 200 adults.") == []
+
+
+def test_hedged_claims_carry_less_confidence(extractor: RuleExtractor) -> None:
+    firm = core(extractor, "Zinc significantly shortened common cold duration (P = 0.01).")
+    hedged = core(extractor, "Zinc may shorten common cold duration.")
+    assert [int(r.polarity) for r in firm + hedged] == [-1, -1]
+    assert hedged[0].confidence < firm[0].confidence
+
+
+def test_better_means_less_of_an_adverse_outcome(extractor: RuleExtractor) -> None:
+    query = Query(ZINC, Entity.from_name("cold symptoms"), PLACEBO)
+    rows = core(extractor, "Zinc significantly improved cold symptoms compared with placebo "
+                           "(P = 0.02).", query)
+    assert [int(r.polarity) for r in rows] == [-1]
+
+
+def test_abbreviations_are_resolved_before_matching(extractor: RuleExtractor) -> None:
+    query = Query(ZINC, Entity.from_name("upper respiratory tract infection"), PLACEBO)
+    text = ("We studied upper respiratory tract infections (URTI) in children. Zinc reduced "
+            "the incidence of URTI compared with placebo (P = 0.01).")
+    rows = core(extractor, text, query)
+    assert [int(r.polarity) for r in rows] == [-1]
+    assert "URTI" in rows[0].sentence
+
+
+def test_markup_and_emoji_do_not_hide_a_finding(extractor: RuleExtractor) -> None:
+    rows = core(extractor, "<p>Zinc <b>reduced</b> common cold duration &amp; 🤧 symptoms "
+                           "(P&nbsp;=&nbsp;0.01).</p>")
+    assert [int(r.polarity) for r in rows] == [-1]
+
+
+def test_one_finding_per_pair_per_abstract(extractor: RuleExtractor) -> None:
+    text = ("RESULTS: Zinc significantly reduced common cold duration (P = 0.001). "
+            "CONCLUSIONS: Zinc shortens common cold duration.")
+    rows = core(extractor, text)
+    assert len(rows) == 1 and rows[0].polarity == Polarity.DECREASES
+
+
+def test_rows_are_valid_evidence_with_the_callers_ids(extractor: RuleExtractor) -> None:
+    grounded = Query(Entity("D015032", "zinc", grounded=True),
+                     Entity("D003139", "common cold", grounded=True), PLACEBO)
+    rows = extractor.extract(Abstract("777", "Zinc for colds", "Zinc shortened the common "
+                             "cold compared with placebo (P = 0.01).", 2019), grounded)
+    assert len(rows) == 1
+    row = rows[0]
+    assert (row.head, row.tail) == (grounded.intervention, grounded.outcome)
+    assert 0.0 <= row.confidence < 1.0
+    assert (row.pmid, row.year, row.extractor) == ("777", 2019, extractor.name)
+    assert "shortened" in row.sentence
+
+
+def test_given_mediators_give_both_hops(extractor: RuleExtractor) -> None:
+    virus = Entity.from_name("rhinovirus replication")
+    text = ("Zinc inhibited rhinovirus replication compared with placebo (P < 0.01). "
+            "Higher rhinovirus replication was associated with longer common cold duration "
+            "(P = 0.02).")
+    rows = extractor.extract(Abstract("5", "", text), QUERY, [virus])
+    edges = {(r.head.id, r.tail.id): int(r.polarity) for r in rows}
+    assert edges[(ZINC.id, virus.id)] == -1
+    assert edges[(virus.id, COLD.id)] == 1
+
+
+def test_mediators_are_discovered_when_none_are_given(extractor: RuleExtractor) -> None:
+    text = ("Zinc shortened common cold duration (P = 0.01). Zinc also reduced "
+            "interleukin-6 levels (P = 0.003). Zinc is thought to act through inhibition "
+            "of rhinovirus replication.")
+    abstract = Abstract("6", "", text)
+    rows = extractor.extract(abstract, QUERY)
+    discovered = {r.tail.name: r for r in rows if r.tail.id != COLD.id}
+    assert {name: int(r.polarity) for name, r in discovered.items()} == {
+        "interleukin-6 levels": -1, "rhinovirus replication": -1}
+    hedged, firm = discovered["rhinovirus replication"], discovered["interleukin-6 levels"]
+    assert hedged.confidence < firm.confidence
+    names = [e.name for e in extractor.candidate_mediators(abstract, QUERY)]
+    assert names == ["rhinovirus replication"]
+
+
+@pytest.mark.parametrize("text", [
+    "", "   ", "...", "12345 67890", "<html><body></body></html>",
+    "zinc " * 20_000,  # no sentence boundary at all
+    "\udcff\udcfe broken surrogates zinc common cold duration",
+])
+def test_bad_input_gives_no_rows_and_no_error(extractor: RuleExtractor, text: str) -> None:
+    assert core(extractor, text) == []
+
+
+PIECES = st.sampled_from([
+    "zinc", "Zinc", "common cold duration", "placebo", "reduced", "increased", "not",
+    "no significant difference", "than", "(P = 0.01)", "(P = 0.4)", "95% CI 0.5 to 0.9",
+    ".", ",", ";", "(", ")", "<b>", "</p>", "&amp;", "🤧", "\u200b", "\x00", "\udcff",
+    "in the placebo group", "both groups", "BACKGROUND:", "RESULTS:", "\n", " ", "-"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(PIECES | st.text(max_size=12), max_size=60).map(" ".join))
+def test_any_text_gives_valid_rows_and_never_raises(extractor: RuleExtractor,
+                                                     text: str) -> None:
+    for row in extractor.extract(Abstract("42", text[:40], text), QUERY):
+        assert row.pmid == "42" and 0.0 <= row.confidence < 1.0
+        assert row.head.id != row.tail.id
+        assert row.head == ZINC or row.tail == COLD
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=3000))
+def test_garbage_bytes_give_no_rows(extractor: RuleExtractor, raw: bytes) -> None:
+    text = clean_text(raw)
+    assert "\x00" not in text
+    assert core(extractor, text) == [] or "zinc" in text.lower()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Lu", "Ll", "Lt", "Lm", "Lo")),
+               max_size=2000))
+def test_text_without_letters_gives_no_rows(extractor: RuleExtractor, text: str) -> None:
+    assert extractor.extract(Abstract("1", "", text), QUERY) == []
+
+
+def test_a_megabyte_abstract_is_read_up_to_the_limit(extractor: RuleExtractor) -> None:
+    text = ("Zinc reduced common cold duration (P = 0.01). " + "Filler words here. " * 60_000)
+    assert len(text) > 1_000_000
+    rows = core(extractor, text)
+    assert [int(r.polarity) for r in rows] == [-1]
+
+
+def test_a_bad_pmid_gives_no_rows(extractor: RuleExtractor) -> None:
+    rows = extractor.extract(Abstract("not a pmid!", "", "Zinc reduced common cold duration "
+                                      "(P = 0.01)."), QUERY)
+    assert rows == []
+
+
+def test_default_extractor_uses_the_shipped_confidence_model() -> None:
+    extractor = default_extractor()
+    assert extractor.extract(Abstract("1", "", ""), QUERY) == []
+    assert isinstance(extractor, RuleExtractor) and extractor.calibration is not None
+
+
+def test_a_missing_spacy_model_is_a_clear_error() -> None:
+    with pytest.raises(ModelUnavailable, match="not installed"):
+        build_nlp("en_core_sci_does_not_exist")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("(odds ratio [OR] 0.37; 95% CI 0.20-0.67; P=0.001)",
+     [(Significance.SIGNIFICANT, -1), (Significance.SIGNIFICANT, 0)]),
+    ("(MD = -6 g; 95% CI: -41 to 28; p = .71)",
+     [(Significance.NOT_SIGNIFICANT, 0), (Significance.NOT_SIGNIFICANT, 0)]),
+    ("(hazard ratio 2.72, 95% CI 1.77 to 4.17)", [(Significance.SIGNIFICANT, 1)]),
+    ("(P = NS)", [(Significance.NOT_SIGNIFICANT, 0)]),
+    ("p>0.05", [(Significance.NOT_SIGNIFICANT, 0)]),
+    ("P = 3 x 10-5", [(Significance.SIGNIFICANT, 0)]),
+    ("a p of 1.5 units", []),
+])
+def test_statistics(text: str, expected: list[tuple[Significance, int]]) -> None:
+    assert [(s.significance, s.direction) for s in find_statistics(text)] == expected
