@@ -293,7 +293,7 @@ def demo(
         reward_model = load_reward_model(prm)
     except (ValueError, OSError) as error:
         raise fail(str(error)) from None
-    table = Table("question", "true answer", "DACG (stop step, why)", "k = 20", "run",
+    table = Table("question", "true answer", "DACG (stop step, why)", "k = 20",
                   title="DACG vs reading everything, on the same recorded evidence")
     with graph(store, db) as target:
         for sim in chosen:
@@ -305,7 +305,7 @@ def demo(
             table.add_row(f"does {question.intervention.name} {want} "
                           f"{question.outcome.name}?", sim.label.value,
                           f"{run.steps[dacg.step - 1].label} ({dacg.step}, {dacg.reason})",
-                          f"{run.steps[full.step - 1].label} ({full.step})", run.run_id)
+                          f"{run.steps[full.step - 1].label} ({full.step})")
     console.print(table)
     if reward_model is None:
         console.print("no PRM weights found: only the KL rule can stop DACG here",
