@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from typer.exceptions import TyperException
 
@@ -33,6 +32,7 @@ from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
 from pipeline.stopping.cli import app as prm_app
 from pipeline.stopping.policies import StopDecision, StoppingPolicy, policy_from_name
+from pipeline.terminal import command_group, console, errors
 
 if TYPE_CHECKING:
     from pipeline.stopping.prm import RewardModel
@@ -44,14 +44,12 @@ app.add_typer(corpus_app, name="corpus")
 app.add_typer(prm_app, name="prm")
 app.add_typer(bench_app, name="bench")
 app.add_typer(extraction_cli.app, name="extract")
-audit_app = typer.Typer(help="Audits of the graph's inputs.", no_args_is_help=True)
+audit_app = command_group("Audits of the graph's inputs.")
 audit_app.command("grounding")(extraction_cli.grounding)
 app.add_typer(audit_app, name="audit")
-eval_app = typer.Typer(help="Evaluate components on real data.", no_args_is_help=True)
+eval_app = command_group("Evaluate components on real data.")
 eval_app.command("extractor")(extraction_cli.evaluate)
 app.add_typer(eval_app, name="eval")
-console = Console()
-errors = Console(stderr=True)
 
 
 @app.callback(invoke_without_command=True)

@@ -6,18 +6,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-app = typer.Typer(help="Benchmarks: record full trajectories, replay stopping policies.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-console = Console()
-errors = Console(stderr=True)
+from pipeline.terminal import command_group, console, errors
+
+app = command_group("Benchmarks: record full trajectories, replay stopping policies.")
 SPLITS = ("train", "validation", "test")
 
-
-@app.callback()
-def bench_group() -> None:
-    """Keep `record` a subcommand when this app runs on its own."""
 
 
 @app.command()

@@ -13,16 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from pipeline.terminal import command_group, console, errors
 
 if TYPE_CHECKING:
     from pipeline.extraction.mesh import MeshIndex
 
-app = typer.Typer(help="Evidence extraction: grounding audit, extractor evaluation.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-console = Console()
-errors = Console(stderr=True)
+app = command_group("Evidence extraction: grounding audit, extractor evaluation.")
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 EI_DEV = SHARED / "evidence_inference" / "dev.jsonl"
@@ -49,10 +47,6 @@ def _mesh(path: Path | None, with_linker: bool = True) -> MeshIndex:
     except (MeshError, OSError) as exc:
         raise _fail(str(exc)) from None
 
-
-@app.callback()
-def extraction_group() -> None:
-    """Keep every command a subcommand when this app runs on its own."""
 
 
 @app.command()

@@ -6,17 +6,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-app = typer.Typer(help="Literature sources: PubMed, local corpora, MedEvidence, simulator.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-console = Console()
-errors = Console(stderr=True)
+from pipeline.terminal import command_group, console, errors
 
+app = command_group("Literature sources: PubMed, local corpora, MedEvidence, simulator.")
 
-@app.callback()
-def corpus_group() -> None:
-    """Keep `simulate` a subcommand when this app runs on its own."""
 
 
 @app.command()

@@ -6,22 +6,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from pipeline.terminal import command_group, console, errors
 
 if TYPE_CHECKING:  # numpy, scipy and matplotlib load only when a simulation runs
     from pipeline.simulation.drift import Curve
     from pipeline.simulation.drift_report import Comparison
 
-app = typer.Typer(help="Simulations behind the paper's analytical claims.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-console = Console()
-errors = Console(stderr=True)
+app = command_group("Simulations behind the paper's analytical claims.")
 
-
-@app.callback()
-def simulate_group() -> None:
-    """Keep `drift` a subcommand when this app runs on its own (python -m)."""
 
 
 def drift_table(curves: list[Curve]) -> Table:

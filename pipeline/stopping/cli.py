@@ -9,22 +9,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from pipeline.terminal import command_group, console, errors
 from pipeline.trajectory import StepRecord, read_trajectories
 
-app = typer.Typer(help="The process reward model (PRM) of the DACG stopping policy.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-console = Console()
-errors = Console(stderr=True)
+app = command_group("The process reward model (PRM) of the DACG stopping policy.")
 
 SPLITS = ("train", "validation", "test")
 
-
-@app.callback()
-def prm_group() -> None:
-    """Keep `train` a subcommand when this app runs on its own."""
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
