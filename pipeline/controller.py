@@ -82,7 +82,8 @@ class _Search:
 
 
 def _namespace(query_id: str) -> str:
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in query_id)[:60]
+    """run-<query id as letters, digits and single dashes>-<8 hex>: readable in Browser."""
+    safe = "-".join("".join(ch if ch.isalnum() else " " for ch in query_id).split())[:60]
     return f"run-{safe}-{uuid.uuid4().hex[:8]}"
 
 
