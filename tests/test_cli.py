@@ -126,3 +126,20 @@ def test_usage_mistakes_are_one_line_exit_2(args: list[str], message: str) -> No
                             text=True, check=False)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+
+
+def test_agent_query_records_steps_and_never_writes_secrets(tmp_path: Path) -> None:
+    secret = "Sentinel-Secret-4711"
+    record = tmp_path / "run.jsonl"
+    result = runner.invoke(app, [
+        "query", "vitamin D3 supplementation", "albuminuria", "--direction", "decrease",
+        "--source", "simulated", "--record", str(record), "--json",
+        "--db", str(tmp_path / "g.sqlite")],
+        env={"NEO4J_URI": "", "NEO4J_PASSWORD": secret, "NCBI_API_KEY": secret,
+             "NCBI_EMAIL": secret})
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    steps = [json.loads(line) for line in record.read_text().splitlines()]
+    assert answer["stop"]["step"] == len(steps) and steps[-1]["label"] == answer["label"]
+    assert answer["paths"][0]["nodes"][0] == "cholecalciferol"  # the synonym resolved
+    assert secret not in result.stdout + result.stderr + record.read_text()
