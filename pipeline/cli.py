@@ -278,15 +278,13 @@ def demo(
     the full 20 steps, then DACG's stop and a fixed k = 20 compared on the same evidence."""
     from pipeline.controller import Controller
     from pipeline.extraction.extractor import default_extractor
-    from pipeline.retrieval.open import simulated_source
-    from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
-    from pipeline.simulation.literature import SimConfig
+    from pipeline.retrieval.open import simulated_benchmark
     from pipeline.stopping.policies import DACGPolicy, FixedBudget, replay
 
-    queries = [q for q in build_benchmark(0, SimConfig(), PAPER_SIZES) if q.split == "test"]
-    chosen = [next(q for q in queries if q.label.value == label)
+    queries, literature = simulated_benchmark()
+    chosen = [next(q for q in queries if q.split == "test" and q.label.value == label)
               for label in ("Beneficial", "NoEffect", "Harmful")]
-    literature, extractor = simulated_source(), default_extractor()
+    extractor = default_extractor()
     try:
         reward_model = load_reward_model(prm)
     except (ValueError, OSError) as error:

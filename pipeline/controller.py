@@ -28,18 +28,12 @@ from pipeline.inference.posterior import (
 )
 from pipeline.model import Abstract, CausalPath, EdgeBelief, Entity, Evidence, Query
 from pipeline.retrieval.source import Cursor, EmptyResult, LiteratureSource, SearchConstraints
-from pipeline.stopping.policies import (
-    KLRule,
-    PRMConvergence,
-    PRMDecline,
-    StopDecision,
-    StoppingPolicy,
-)
+from pipeline.stopping.policies import DACGPolicy, StopDecision, StoppingPolicy
 from pipeline.trajectory import StepRecord
 
 BUDGET = 20
 PATH_LIMIT = 200  # paths enumerated per step for the path-count features; top 5 decide
-RULES: tuple[StoppingPolicy, ...] = (KLRule(), PRMDecline(), PRMConvergence())
+RULES = DACGPolicy()  # the rules whose firing every step records
 
 
 class Extractor(Protocol):
@@ -150,8 +144,7 @@ class Controller:
                 features=features, feature_version=FEATURE_VERSION,
                 reward=self.reward_model.reward(features) if self.reward_model else None,
                 expanded=expanded)
-            record = replace(record, rules={
-                rule.name: rule.fires([*steps, record]) is not None for rule in RULES})
+            record = replace(record, rules=RULES.flags([*steps, record]))
             steps.append(record)
             if self.on_step:
                 self.on_step(record)

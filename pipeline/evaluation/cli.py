@@ -33,17 +33,15 @@ def record(
     from pipeline.evaluation.record import recorded_queries
     from pipeline.extraction.extractor import default_extractor
     from pipeline.graph.embedded_store import EmbeddedStore
-    from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark, load_benchmark
-    from pipeline.simulation.literature import SimConfig, SimulatedLiterature
+    from pipeline.retrieval.open import simulated_benchmark
+    from pipeline.simulation.benchmark import load_benchmark
 
     if split not in (*SPLITS, "all"):
         errors.print(f"error: unknown split {split!r} (use train, validation, test or all)",
                      markup=False, highlight=False)
         raise typer.Exit(2)
     if benchmark == "simulated":
-        config = SimConfig()
-        queries = build_benchmark(0, config, PAPER_SIZES)
-        source = SimulatedLiterature(queries, 0, config)
+        queries, source = simulated_benchmark()
     elif (Path(benchmark) / "manifest.json").is_file():
         queries, source = load_benchmark(Path(benchmark))
     else:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.model import Entity, Query, normalise_name
 from pipeline.retrieval.source import LiteratureSource, SourceError
+
+if TYPE_CHECKING:
+    from pipeline.simulation.literature import SimQuery, SimulatedLiterature
 
 SIMULATED_SEED = 0
 DEFAULT_CACHE = Path(".dacg") / "cache"
@@ -36,13 +40,18 @@ def open_source(spec: str, cache_dir: Path = DEFAULT_CACHE,
                       "or a folder of PubMed XML files")
 
 
-def simulated_source() -> LiteratureSource:
+def simulated_benchmark() -> tuple[list[SimQuery], SimulatedLiterature]:
+    """The seed-0 paper-scale benchmark's queries and the source serving its literature."""
     from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
     from pipeline.simulation.literature import SimConfig, SimulatedLiterature
 
     config = SimConfig()
-    return SimulatedLiterature(build_benchmark(SIMULATED_SEED, config, PAPER_SIZES),
-                               SIMULATED_SEED, config)
+    queries = build_benchmark(SIMULATED_SEED, config, PAPER_SIZES)
+    return queries, SimulatedLiterature(queries, SIMULATED_SEED, config)
+
+
+def simulated_source() -> LiteratureSource:
+    return simulated_benchmark()[1]
 
 
 def with_simulated_aliases(query: Query) -> Query:
