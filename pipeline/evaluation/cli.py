@@ -2,15 +2,83 @@
 
 from __future__ import annotations
 
+import json
+import time
+from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 
+from pipeline.evaluation.replay import Thresholds
 from pipeline.terminal import command_group, console, errors
 
-app = command_group("Benchmarks: record full trajectories, replay stopping policies.")
+app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
+                    "thresholds on validation, write the paper's tables and figures.")
 SPLITS = ("train", "validation", "test")
+DEFAULT_THRESHOLDS = Path("data/eval/thresholds.json")
+DEFAULT_QUERIES = Path("data/simulated/queries.jsonl")
+
+RecordsArg = Annotated[list[Path], typer.Argument(
+    help="Trajectory JSONL files written by `dacg bench record`.")]
+QueriesOpt = Annotated[Path, typer.Option(
+    help="queries.jsonl with each query's id, true label and split.")]
+PrmOpt = Annotated[str, typer.Option(
+    help="PRM directory scoring the steps for the PRM rules, or 'none'.")]
+ThresholdsOpt = Annotated[Path, typer.Option(
+    help="Frozen thresholds written by `dacg bench tune`.")]
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    errors.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _load(records: list[Path], queries: Path, prm: str,
+          split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
+    """Scored runs of one split, true labels and splits; every problem is one line."""
+    from pipeline.evaluation.harness import scored
+    from pipeline.stopping.cli import read_queries, read_records
+    from pipeline.stopping.prm import RewardModel
+
+    if split not in SPLITS:
+        raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
+    for path in [*records, queries]:
+        if not path.is_file():
+            raise fail(f"{path}: no such file", 2)
+    try:
+        truth, split_of = read_queries(queries)
+        runs = read_records(records)
+        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+    except (ValueError, OSError) as error:
+        raise fail(str(error)) from None
+    unknown = sorted(set(runs) - set(truth))
+    if unknown:
+        raise fail(f"{len(unknown)} recorded queries are not in {queries}, e.g. {unknown[0]}")
+    chosen = {q: steps for q, steps in runs.items() if split_of[q] == split}
+    if not chosen:
+        raise fail(f"no recorded query of the {split} split in {', '.join(map(str, records))}")
+    return scored(chosen, model), truth, split_of
+
+
+def _thresholds(path: Path) -> Thresholds:
+    from pipeline.evaluation.tuning import thresholds_from_json
+
+    if not path.is_file():
+        console.print(f"({path} not found: the paper's default thresholds are used)",
+                      highlight=False)
+        return Thresholds()
+    try:
+        return thresholds_from_json(json.loads(path.read_text(encoding="utf-8"))["thresholds"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise fail(f"{path}: not a thresholds file ({error})") from None
+
+
+def _sha256(path: Path) -> str:
+    from pipeline.stopping.cli import sha256_file
+
+    return sha256_file(path)
 
 
 
@@ -55,4 +123,99 @@ def record(
         count = record_queries(chosen, out, EmbeddedStore(), source, default_extractor(),
                                budget=budget, on_query=lambda _: progress.advance(task))
     console.print(f"recorded {count} queries ({len(chosen) - count} were already in {out})",
+                  highlight=False)
+
+
+@app.command()
+def tune(
+    records: RecordsArg,
+    queries: QueriesOpt = DEFAULT_QUERIES,
+    prm: PrmOpt = "data/prm",
+    out: Annotated[Path, typer.Option(help="Where to freeze the tuned thresholds.")]
+    = DEFAULT_THRESHOLDS,
+) -> None:
+    """Tune every policy's thresholds on the validation split only, and freeze them."""
+    from rich.progress import Progress
+
+    from pipeline.evaluation.harness import EVALUATED
+    from pipeline.evaluation.tuning import grid_size
+    from pipeline.evaluation.tuning import tune as tune_thresholds
+
+    runs, truth, _ = _load(records, queries, prm, "validation")
+    evaluated = {q: s for q, s in runs.items() if truth[q] in EVALUATED}
+    with Progress(console=errors, transient=True) as progress:
+        task = progress.add_task("tuning on validation", total=grid_size())
+        tuned, results = tune_thresholds(evaluated, truth, EVALUATED,
+                                         on_point=lambda: progress.advance(task))
+    config = {
+        "thresholds": asdict(tuned),
+        "tuned_on": {"split": "validation", "queries": len(evaluated),
+                     "classes": list(EVALUATED),
+                     "objective": "macro-F1, ties to fewer mean steps",
+                     "records": {str(p): _sha256(p) for p in records},
+                     "queries_file": {str(queries): _sha256(queries)},
+                     "prm": prm if prm.lower() == "none"
+                     else _sha256(Path(prm) / "weights.npz")},
+        "validation": results,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    table = Table(title=f"Tuned on the validation split ({len(evaluated)} queries)")
+    for column in ("policy", "thresholds", "macro-F1", "mean steps"):
+        table.add_column(column)
+    for name, row in results.items():
+        table.add_row(name, ", ".join(f"{k}={v:g}" for k, v in row["thresholds"].items()),
+                      f"{100 * row['macro_f1']:.1f}", f"{row['mean_steps']:.2f}")
+    console.print(table)
+    console.print(f"frozen into {out}", highlight=False)
+
+
+@app.command("replay")
+def replay_command(
+    records: RecordsArg,
+    queries: QueriesOpt = DEFAULT_QUERIES,
+    split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
+    prm: PrmOpt = "data/prm",
+    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+) -> None:
+    """Apply every stopping policy offline to the same records and print the main table."""
+    from pipeline.evaluation.harness import evaluate
+
+    started = time.perf_counter()
+    runs, truth, _ = _load(records, queries, prm, split)
+    result = evaluate(runs, truth, _thresholds(thresholds))
+    from pipeline.evaluation.report import main_table
+
+    table = main_table(result.metrics, result.coverage)
+    shown = Table(title=f"{split} split, {result.metrics['k=20'].n} Beneficial/NoEffect queries")
+    for column in table.header:
+        shown.add_column(column, justify="left" if column == "Method" else "right")
+    for row in table.rows:
+        shown.add_row(*row)
+    console.print(shown)
+    console.print(f"replayed {len(result.outcomes)} policies over {len(runs)} queries in "
+                  f"{time.perf_counter() - started:.2f} s", highlight=False)
+
+
+@app.command()
+def report(
+    records: RecordsArg,
+    queries: QueriesOpt = DEFAULT_QUERIES,
+    out: Annotated[Path, typer.Option(help="Folder for the tables and figures.")]
+    = Path("reports/simulated"),
+    split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
+    prm: PrmOpt = "data/prm",
+    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+) -> None:
+    """Write the paper's tables (Markdown + CSV) and figures (PNG) from the records."""
+    from pipeline.evaluation.harness import evaluate, thresholds_settings, write_report
+
+    runs, truth, _ = _load(records, queries, prm, split)
+    frozen = _thresholds(thresholds)
+    result = evaluate(runs, truth, frozen)
+    settings = {"split": split, "queries": result.metrics["k=20"].n, "prm": prm,
+                "thresholds file": thresholds, **thresholds_settings(frozen)}
+    written = write_report(result, out, f"Stopping policies on the {split} split", settings)
+    console.print((out / "claims.md").read_text(encoding="utf-8"), markup=False)
+    console.print(f"wrote {len(written)} files to {out} (report.md gathers them)",
                   highlight=False)

@@ -1,0 +1,71 @@
+"""The paper's figures as PNG (matplotlib, Agg): drift vs budget k with the DACG point,
+NoEffect accuracy vs mean steps, and the per-class mean q(Beneficial) over steps."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+
+from pipeline.evaluation.metrics import PolicyMetrics  # noqa: E402
+
+_ADAPTIVE = ("DACG", "KL-only")
+
+
+def _save(fig: plt.Figure, out: Path) -> None:
+    """No software/version metadata in the PNG: same numbers, same bytes."""
+    fig.tight_layout()
+    fig.savefig(out, dpi=120, metadata={"Software": None})
+    plt.close(fig)
+def drift_vs_budget(metrics: Mapping[str, PolicyMetrics], budgets: Sequence[int],
+                    out: Path) -> None:
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    ks = [k for k in budgets if f"k={k}" in metrics]
+    ax.plot(ks, [100 * metrics[f"k={k}"].drift_rate for k in ks], "o-", color="0.4",
+            label="fixed budget k")
+    for name, marker in zip(_ADAPTIVE, ("*", "D"), strict=True):
+        if name in metrics:
+            m = metrics[name]
+            ax.plot([m.mean_steps], [100 * m.drift_rate], marker, markersize=11 if marker == "*"
+                    else 7, label=f"{name} (at its mean steps)")
+    ax.set_xlabel("retrieval steps k (adaptive: mean steps)")
+    ax.set_ylabel("drift rate (%)")
+    ax.set_xticks(ks)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    _save(fig, out)
+
+
+def noeffect_vs_steps(metrics: Mapping[str, PolicyMetrics], out: Path) -> None:
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fixed = [m for name, m in metrics.items() if name.startswith("k=")]
+    ax.plot([m.mean_steps for m in fixed], [100 * m.per_class["NoEffect"] for m in fixed],
+            "-", color="0.8", zorder=0)
+    for name, m in metrics.items():
+        if "NoEffect" not in m.per_class or name == "Trim-and-fill":
+            continue
+        style = "*" if name in _ADAPTIVE else ("s" if name.startswith("k=") else "o")
+        ax.plot([m.mean_steps], [100 * m.per_class["NoEffect"]], style, label=name,
+                markersize=12 if style == "*" else 6, alpha=0.85)
+    ax.set_xlabel("mean retrieval steps")
+    ax.set_ylabel("NoEffect accuracy (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    _save(fig, out)
+
+
+def posterior_curves(curves: Mapping[str, Sequence[float]], label: str, out: Path) -> None:
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    for cls, values in curves.items():
+        ax.plot(range(1, len(values) + 1), values, "o-", markersize=3,
+                label=f"true {cls}")
+    ax.set_xlabel("step t")
+    ax.set_ylabel(f"mean q_t({label})")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    _save(fig, out)
