@@ -1,0 +1,343 @@
+"""The evaluation harness on hand-built recordings: structural rules, outcomes (drift,
+regret, oracle), metrics against hand-computed values, tuning on validation only, and
+reports that the same records reproduce byte for byte."""
+
+from __future__ import annotations
+
+import json
+from math import comb
+from pathlib import Path
+
+import pytest
+from sklearn.metrics import f1_score
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.evaluation.harness import evaluate, write_report
+from pipeline.evaluation.metrics import (
+    bootstrap_ci,
+    class_drift,
+    mcnemar_exact,
+    posterior_curves,
+    summarise,
+)
+from pipeline.evaluation.replay import (
+    PAPER_THRESHOLDS,
+    Outcome,
+    Thresholds,
+    first_correct_step,
+    oracle_outcome,
+    policies,
+    replay_all,
+    stop_outcome,
+)
+from pipeline.evaluation.report import Claim, check_claims
+from pipeline.evaluation.tuning import thresholds_from_json, tune
+from pipeline.inference.features import FEATURE_VERSION
+from pipeline.stopping.policies import FixedBudget, KLOnly
+from pipeline.stopping.structural import DensityStability, EvidencePlateau, PathDiscovery
+from pipeline.trajectory import StepRecord, write_steps
+
+CLASSES = ("Beneficial", "NoEffect")
+
+
+def step(t: int, label: str = "Beneficial", kl: float = 1.0, density: float = 0.5,
+         evidence: int = 1, paths: tuple[tuple[str, ...], ...] = (("a", "b"),),
+         query: str = "q1", q_beneficial: float = 0.5) -> StepRecord:
+    informed = label != "NoEvidence"
+    rest = (1.0 - q_beneficial) / 2
+    return StepRecord(
+        query_id=query, step=t, retrieved_pmids=[f"{query}-{t}"], new_evidence=[],
+        graph={"density": density, "evidence": evidence}, top_paths=[
+            {"nodes": list(p), "polarities": [1] * (len(p) - 1), "strength": 0.5}
+            for p in paths] if informed else [],
+        posterior={"Beneficial": q_beneficial, "NoEffect": rest, "Harmful": rest},
+        informed=informed, label=label, kl=kl, energy={}, features={},
+        feature_version=FEATURE_VERSION)
+
+
+def labelled(query: str, *labels: str, kls: tuple[float, ...] = ()) -> list[StepRecord]:
+    kl = list(kls) + [1.0] * (len(labels) - len(kls))
+    return [step(t, label, kl[t - 1], query=query) for t, label in enumerate(labels, 1)]
+
+
+# --- structural rules -------------------------------------------------------------------
+
+def test_density_stability_fires_when_density_stops_changing() -> None:
+    rule = DensityStability(epsilon=0.01)
+    assert rule.fires([step(1, density=0.5)]) is None  # nothing to compare with
+    assert rule.fires([step(1, density=0.5), step(2, density=0.505)]) == "density_stable"
+    assert rule.fires([step(1, density=0.5), step(2, density=0.52)]) is None
+    assert DensityStability(0.0).fires([step(1), step(2)]) == "density_stable"
+    assert rule.fires([step(1), step(2, label="NoEvidence")]) is None  # uninformed
+
+
+def test_path_discovery_fires_after_window_steps_without_a_new_path() -> None:
+    ab, acb = ("a", "b"), ("a", "c", "b")
+    rule = PathDiscovery(window=2)
+    steps = [step(1, paths=(ab,)), step(2, paths=(ab, acb)), step(3, paths=(ab, acb)),
+             step(4, paths=(acb,))]
+    assert rule.fires(steps[:2]) is None  # only 2 steps: none before the window
+    assert rule.fires(steps[:3]) is None  # step 2 found a-c-b
+    assert rule.fires(steps) == "no_new_paths"  # steps 3-4 found nothing new
+    assert PathDiscovery(window=1).fires(steps[:3]) == "no_new_paths"
+    with pytest.raises(ValueError):
+        PathDiscovery(window=0)
+
+
+def test_path_discovery_needs_a_path_before_the_window() -> None:
+    steps = [step(1, label="NoEvidence"), step(2)]
+    assert PathDiscovery(window=1).fires(steps) is None
+
+
+def test_evidence_plateau_uses_growth_over_the_window() -> None:
+    rule = EvidencePlateau(growth=0.25, window=2)
+    steps = [step(1, evidence=4), step(2, evidence=5), step(3, evidence=5)]
+    # (5 - 4) / 4 = 0.25: not below 0.25
+    assert rule.fires(steps) is None
+    steps.append(step(4, evidence=6))  # (6 - 5) / 5 = 0.2 < 0.25
+    assert rule.fires(steps) == "evidence_plateau"
+    assert rule.fires([step(1, evidence=0), step(2, evidence=0), step(3, evidence=0)]) is None
+
+
+# --- outcomes ---------------------------------------------------------------------------
+
+def test_drift_regret_and_first_correct() -> None:
+    steps = labelled("q", "NoEvidence", "NoEffect", "Beneficial", "Beneficial")
+    assert first_correct_step(steps, "NoEffect") == 2
+    assert first_correct_step(steps, "NoEvidence") is None  # NoEvidence is never correct
+    late = stop_outcome(FixedBudget(4), steps, "NoEffect")
+    assert (late.label, late.stop, late.reason) == ("Beneficial", 4, "fixed_k")
+    assert late.drifted and not late.correct and late.regret == 2
+    early = stop_outcome(FixedBudget(1), steps, "NoEffect")
+    assert not early.drifted and early.regret == 0  # stopped before the correct step
+    right = stop_outcome(FixedBudget(2), steps, "NoEffect")
+    assert right.correct and not right.drifted and right.regret == 0
+    never = stop_outcome(FixedBudget(4), steps, "Harmful")
+    assert never.first_correct is None and never.regret is None and not never.drifted
+
+
+def test_source_dry_and_budget_reasons() -> None:
+    steps = labelled("q", "NoEffect", "NoEffect")
+    assert stop_outcome(KLOnly(0.01), steps, "NoEffect", budget=20).reason == "source_dry"
+    assert stop_outcome(KLOnly(0.01), steps, "NoEffect", budget=2).reason == "budget"
+
+
+def test_oracle_stops_at_the_first_correct_step_else_the_first() -> None:
+    steps = labelled("q", "Beneficial", "Beneficial", "NoEffect")
+    assert oracle_outcome(steps, "NoEffect").stop == 3
+    assert oracle_outcome(steps, "NoEffect").correct
+    miss = oracle_outcome(steps, "Harmful")
+    assert (miss.stop, miss.correct) == (1, False)
+
+
+def test_replay_all_runs_every_policy_and_refuses_unknown_truth() -> None:
+    runs = {"q1": labelled("q1", "NoEffect", "Beneficial"),
+            "q2": labelled("q2", "Beneficial", "Beneficial")}
+    results = replay_all(policies(), runs, {"q1": "NoEffect", "q2": "Beneficial"})
+    assert set(results) == {"k=1", "k=3", "k=5", "k=10", "k=20", "KL-only", "PRM-only",
+                            "DACG", "Density stability", "Path discovery",
+                            "Evidence plateau", "Oracle"}
+    assert [o.label for o in results["k=1"]] == ["NoEffect", "Beneficial"]
+    assert [o.label for o in results["k=20"]] == ["Beneficial", "Beneficial"]
+    with pytest.raises(ValueError, match="no true label"):
+        replay_all(policies(), runs, {"q1": "NoEffect"})
+
+
+# --- metrics ----------------------------------------------------------------------------
+
+def outcome(query: str, truth: str, label: str, stop: int = 1,
+            first: int | None = None) -> Outcome:
+    return Outcome(query, truth, label, stop, "fixed_k", first)
+
+
+def test_mcnemar_exact_is_the_binomial_test_on_discordant_pairs() -> None:
+    first = [True] * 8 + [False] * 2 + [True] * 5
+    second = [False] * 8 + [True] * 2 + [True] * 5
+    # 8 vs 2 discordant: p = 2 * P(X <= 2), X ~ Bin(10, 1/2)
+    expected = 2 * sum(comb(10, i) for i in range(3)) / 2**10
+    assert mcnemar_exact(first, second) == pytest.approx(expected, abs=1e-12)
+    assert mcnemar_exact([True, False], [True, False]) == 1.0
+    with pytest.raises(ValueError):
+        mcnemar_exact([True], [True, False])
+
+
+def test_bootstrap_ci_is_seeded_and_brackets_the_accuracy() -> None:
+    correct = [True] * 60 + [False] * 40
+    low, high = bootstrap_ci(correct, resamples=2000, seed=3)
+    assert (low, high) == bootstrap_ci(correct, resamples=2000, seed=3)
+    assert low < 0.6 < high
+    # the normal approximation of a 95% CI half-width is 1.96 * sqrt(.6 * .4 / 100) = 0.096
+    assert high - low == pytest.approx(2 * 0.096, abs=0.03)
+    assert bootstrap_ci([True] * 5) == (1.0, 1.0)
+
+
+def test_summarise_matches_hand_computed_values() -> None:
+    rows = [outcome("a", "Beneficial", "Beneficial", stop=2, first=1),
+            outcome("b", "Beneficial", "NoEffect", stop=4, first=1),      # drifted, regret 3
+            outcome("c", "NoEffect", "NoEffect", stop=1, first=1),
+            outcome("d", "NoEffect", "Beneficial", stop=3, first=None),   # never correct
+            outcome("e", "NoEffect", "NoEvidence", stop=5, first=6)]      # correct after stop
+    m = summarise(rows, CLASSES, resamples=1000)
+    assert m.accuracy == pytest.approx(2 / 5)
+    assert m.per_class == {"Beneficial": 0.5, "NoEffect": pytest.approx(1 / 3)}
+    assert m.mean_steps == pytest.approx(15 / 5)
+    assert m.drift_rate == pytest.approx(1 / 5)
+    assert m.regret == pytest.approx((1 + 3 + 0 + 0) / 4)  # over the 4 with a first correct
+    assert m.median_first_correct == 1
+    assert m.mcnemar_p is None
+    truths = [r.truth for r in rows]
+    labels = [r.label for r in rows]
+    assert m.macro_f1 == pytest.approx(f1_score(truths, labels, labels=list(CLASSES),
+                                                average="macro"))
+    # by hand: Beneficial P = 1/2, R = 1/2 -> F1 1/2; NoEffect P = 1/2, R = 1/3 -> F1 0.4
+    assert m.macro_f1 == pytest.approx((0.5 + 0.4) / 2)
+    assert class_drift(rows, "Beneficial") == 0.5
+    assert class_drift(rows, "NoEffect") == 0.0
+
+
+def test_summarise_refuses_a_reference_on_other_queries() -> None:
+    rows = [outcome("a", "Beneficial", "Beneficial")]
+    with pytest.raises(ValueError, match="same queries"):
+        summarise(rows, CLASSES, [outcome("b", "Beneficial", "Beneficial")], resamples=100)
+
+
+def test_posterior_curves_carry_the_last_state_forward() -> None:
+    runs = {"a": [step(1, q_beneficial=0.2, query="a"), step(2, q_beneficial=0.4, query="a")],
+            "b": [step(1, q_beneficial=0.6, query="b")]}
+    curves = posterior_curves(runs, {"a": "NoEffect", "b": "NoEffect"}, "Beneficial",
+                              ["NoEffect"], budget=3)
+    assert curves["NoEffect"] == pytest.approx([0.4, 0.5, 0.5])
+
+
+# --- tuning, claims and reports ---------------------------------------------------------
+
+def test_tuning_picks_the_best_grid_point_and_prefers_fewer_steps() -> None:
+    """KL stops NoEffect queries before the Beneficial-skewed tail only with delta 0.05."""
+    runs = {f"n{i}": labelled(f"n{i}", "NoEffect", "NoEffect", "Beneficial",
+                              kls=(1.0, 0.04, 0.0)) for i in range(3)}
+    runs |= {f"b{i}": labelled(f"b{i}", "Beneficial", "Beneficial", "Beneficial",
+                               kls=(1.0, 0.04, 0.0)) for i in range(3)}
+    truth = {q: "NoEffect" if q.startswith("n") else "Beneficial" for q in runs}
+    tuned, results = tune(runs, truth, CLASSES,
+                          grids={"KL-only": {"kl_delta": (0.01, 0.05, 0.1)}})
+    assert tuned.kl_delta == 0.05  # 0.05 and 0.1 both reach F1 1 at step 2: first wins
+    assert results["KL-only"] == {"thresholds": {"kl_delta": 0.05}, "macro_f1": 1.0,
+                                  "mean_steps": 2.0, "grid_points": 3}
+    assert tuned.delta == PAPER_THRESHOLDS.delta  # untouched policies keep their values
+
+
+def test_thresholds_from_json_refuses_unknown_keys() -> None:
+    assert thresholds_from_json({"delta": 0.02}) == Thresholds(delta=0.02)
+    with pytest.raises(ValueError, match="unknown thresholds"):
+        thresholds_from_json({"dleta": 0.02})
+
+
+def small_benchmark() -> tuple[dict[str, list[StepRecord]], dict[str, str]]:
+    """Eight Beneficial/NoEffect queries and one Harmful, with drift in the NoEffect ones."""
+    runs: dict[str, list[StepRecord]] = {}
+    truth: dict[str, str] = {}
+    for i in range(4):
+        runs[f"n{i}"] = labelled(f"n{i}", "NoEffect", "NoEffect", *["Beneficial"] * (i + 1),
+                                 kls=(1.0, 0.001))
+        truth[f"n{i}"] = "NoEffect"
+        runs[f"b{i}"] = labelled(f"b{i}", "NoEffect", *["Beneficial"] * 4, kls=(1.0, 0.5))
+        truth[f"b{i}"] = "Beneficial"
+    runs["h"] = labelled("h", "Beneficial", "Harmful")
+    truth["h"] = "Harmful"
+    return runs, truth
+
+
+def test_report_is_byte_identical_for_the_same_records(tmp_path: Path) -> None:
+    runs, truth = small_benchmark()
+    first = evaluate(runs, truth, PAPER_THRESHOLDS, extra={"Trim-and-fill": {"n0": "NoEffect"}},
+                     resamples=500)
+    second = evaluate(runs, truth, PAPER_THRESHOLDS,
+                      extra={"Trim-and-fill": {"n0": "NoEffect"}}, resamples=500)
+    a = write_report(first, tmp_path / "a", "t", {"split": "test"})
+    b = write_report(second, tmp_path / "b", "t", {"split": "test"})
+    assert [p.name for p in a] == [p.name for p in b]
+    for left, right in zip(a, b, strict=True):
+        assert left.read_bytes() == right.read_bytes(), left.name
+    names = {p.name for p in a}
+    assert {"main.md", "main.csv", "ablation.md", "ablation.csv", "claims.md", "curves.csv",
+            "harmful.md", "drift_vs_k.png", "noeffect_vs_steps.png",
+            "posterior_curves.png", "report.md"} <= names
+    main = (tmp_path / "a" / "main.md").read_text()
+    assert "Trim-and-fill (applicable 12.5%)" in main  # 1 of the 8 evaluated queries
+    assert first.metrics["k=20"].n == 8 and first.harmful["k=20"].n == 1
+
+
+def test_evaluate_on_a_small_benchmark_by_hand() -> None:
+    runs, truth = small_benchmark()
+    result = evaluate(runs, truth, PAPER_THRESHOLDS, resamples=500)
+    # KL < 0.01 fires at step 2 for the NoEffect queries only: all four right, no drift
+    kl = result.metrics["KL-only"]
+    assert kl.per_class == {"Beneficial": 1.0, "NoEffect": 1.0}
+    # k=20 reads to the end: every NoEffect query drifted to Beneficial
+    k20 = result.metrics["k=20"]
+    assert k20.per_class == {"Beneficial": 1.0, "NoEffect": 0.0}
+    assert k20.drift_rate == 0.5
+    assert result.class_drift == {"Beneficial": 0.0, "NoEffect": 1.0}
+    assert kl.mcnemar_p == pytest.approx(2 / 2**4)  # 4 discordant pairs, all one way
+
+
+def test_claims_are_checked_on_the_numbers() -> None:
+    runs, truth = small_benchmark()
+    claims = check_claims(evaluate(runs, truth, PAPER_THRESHOLDS, resamples=200).metrics)
+    assert all(isinstance(c, Claim) for c in claims) and len(claims) == 5
+    by_text = {c.text: c.holds for c in claims}
+    assert by_text["DACG NoEffect accuracy exceeds k = 20 by >= 15 pp"] is True
+    assert by_text["McNemar exact p < 0.05 for DACG vs k = 20"] is False  # n = 8 is too few
+
+
+# --- the command line -------------------------------------------------------------------
+
+def write_benchmark(tmp_path: Path) -> tuple[Path, Path]:
+    runs, truth = small_benchmark()
+    records = tmp_path / "records.jsonl"
+    for steps in runs.values():
+        write_steps(records, steps)
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text("".join(json.dumps({"id": q, "label": label, "split": "test"}) + "\n"
+                               for q, label in truth.items()))
+    return records, queries
+
+
+def test_bench_replay_and_report_from_the_command_line(tmp_path: Path) -> None:
+    records, queries = write_benchmark(tmp_path)
+    runner = CliRunner()
+    shown = runner.invoke(app, ["bench", "replay", str(records), "--queries", str(queries),
+                                "--prm", "none", "--thresholds", str(tmp_path / "none.json")])
+    assert shown.exit_code == 0, shown.output
+    assert "KL-only" in shown.output and "Oracle" in shown.output
+    out = tmp_path / "report"
+    written = runner.invoke(app, ["bench", "report", str(records), "--queries", str(queries),
+                                  "--prm", "none", "--out", str(out)])
+    assert written.exit_code == 0, written.output
+    assert (out / "report.md").is_file() and (out / "drift_vs_k.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--split", "tset"], "unknown split"),
+    (["--queries", "missing.jsonl"], "no such file"),
+    (["--split", "validation"], "no recorded query of the validation split"),
+])
+def test_bench_replay_bad_input_is_one_line(tmp_path: Path, args: list[str],
+                                            message: str) -> None:
+    records, queries = write_benchmark(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "replay", str(records), "--queries",
+                                      str(queries), "--prm", "none", *args])
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bench_tune_reads_only_the_validation_split(tmp_path: Path) -> None:
+    records, queries = write_benchmark(tmp_path)  # every query is a test query
+    result = CliRunner().invoke(app, ["bench", "tune", str(records), "--queries",
+                                      str(queries), "--prm", "none",
+                                      "--out", str(tmp_path / "t.json")])
+    assert result.exit_code == 1
+    assert "no recorded query of the validation split" in result.output
+    assert not (tmp_path / "t.json").exists()
