@@ -4,6 +4,7 @@ offline from a recording, without the store or the source. Nothing secret is wri
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -41,11 +42,35 @@ class StepRecord:
 
 
 def write_steps(path: Path, steps: Iterable[StepRecord], append: bool = True) -> None:
-    """Append steps as JSON lines (one run may be written step by step as it goes)."""
+    """Append steps as JSON lines in one write() call, so a run killed mid-recording
+    leaves whole runs behind, never part of one (a short write is rolled back)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a" if append else "w", encoding="utf-8") as out:
-        for step in steps:
-            out.write(json.dumps(asdict(step), sort_keys=True) + "\n")
+    block = "".join(json.dumps(asdict(step), sort_keys=True) + "\n" for step in steps)
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o644)
+    try:
+        start = os.fstat(fd).st_size
+        data = block.encode("utf-8")
+        try:
+            written = os.write(fd, data)
+        except OSError:
+            written = -1
+        if written != len(data):
+            os.ftruncate(fd, start)
+            raise OSError(f"{path}: could not write the run (disk full?); nothing was kept")
+    finally:
+        os.close(fd)
+
+
+def drop_torn_tail(path: Path) -> None:
+    """Cut a last line that has no newline (a write cut short by a crash of the machine),
+    so a resumed recording appends after whole lines only."""
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as handle:
+            handle.truncate(data.rfind(b"\n") + 1)
 
 
 def read_steps(path: Path) -> Iterator[StepRecord]:

@@ -85,45 +85,45 @@ def _sha256(path: Path) -> str:
 @app.command()
 def record(
     benchmark: Annotated[str, typer.Argument(
-        help="'simulated' (the seed-0 paper-scale benchmark, built in seconds) or a folder "
-             "written by `dacg corpus simulate`.")],
+        help="'simulated' (the seed-0 paper-scale benchmark, built in seconds), a folder "
+             "written by `dacg corpus simulate`, or a MedEvidence JSONL file.")],
     out: Annotated[Path, typer.Option(help="Trajectory file (JSONL); resumed if present.")]
     = Path("records/simulated.jsonl"),
-    split: Annotated[str, typer.Option(help="train, validation, test or all.")] = "all",
+    split: Annotated[str, typer.Option(
+        help="train, validation, test, dev (MedEvidence) or all.")] = "all",
     budget: Annotated[int, typer.Option(min=1, max=100)] = 20,
     limit: Annotated[int | None, typer.Option(min=1, help="At most this many queries.")]
     = None,
+    jobs: Annotated[int, typer.Option(
+        min=1, help="Worker processes (each with its own embedded store).")] = 1,
 ) -> None:
     """Run every query for the full budget with no stopping and record each step."""
     from rich.progress import Progress
 
+    from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
     from pipeline.evaluation.record import record as record_queries
     from pipeline.evaluation.record import recorded_queries
-    from pipeline.extraction.extractor import default_extractor
-    from pipeline.graph.embedded_store import EmbeddedStore
-    from pipeline.retrieval.open import simulated_benchmark
-    from pipeline.simulation.benchmark import load_benchmark
 
-    if split not in (*SPLITS, "all"):
-        errors.print(f"error: unknown split {split!r} (use train, validation, test or all)",
-                     markup=False, highlight=False)
-        raise typer.Exit(2)
-    if benchmark == "simulated":
-        queries, source = simulated_benchmark()
-    elif (Path(benchmark) / "manifest.json").is_file():
-        queries, source = load_benchmark(Path(benchmark))
-    else:
-        errors.print(f"error: {benchmark!r} is neither 'simulated' nor a folder written by "
-                     "`dacg corpus simulate`", markup=False, highlight=False)
-        raise typer.Exit(2)
+    try:
+        opened = open_benchmark(benchmark)
+    except (BenchmarkError, OSError) as error:
+        raise fail(str(error), 2) from None
+    queries = opened[0]
+    if split != "all" and split not in {q.split for q in queries}:
+        raise fail(f"no query of split {split!r} in {benchmark} (splits: "
+                   f"{', '.join(sorted({q.split for q in queries}))})", 2)
     chosen = [q for q in queries if split == "all" or q.split == split][:limit]
-    pending = len(chosen) - len(recorded_queries(out) & {q.id for q in chosen})
+    try:
+        pending = len(chosen) - len(recorded_queries(out) & {q.id for q in chosen})
+    except (ValueError, TypeError) as error:
+        raise fail(f"{out}: not a trajectory file ({error})") from None
+    started = time.perf_counter()
     with Progress(console=errors, transient=True) as progress:
         task = progress.add_task("recording", total=pending)
-        count = record_queries(chosen, out, EmbeddedStore(), source, default_extractor(),
-                               budget=budget, on_query=lambda _: progress.advance(task))
-    console.print(f"recorded {count} queries ({len(chosen) - count} were already in {out})",
-                  highlight=False)
+        count = record_queries(benchmark, chosen, out, budget, jobs,
+                               on_query=lambda _: progress.advance(task), opened=opened)
+    console.print(f"recorded {count} queries in {time.perf_counter() - started:.1f} s "
+                  f"({len(chosen) - count} were already in {out})", highlight=False)
 
 
 @app.command()

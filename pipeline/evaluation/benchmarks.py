@@ -1,0 +1,63 @@
+"""The benchmarks `dacg bench` runs on, opened from one spec string so that worker
+processes can each open their own copy: 'simulated' (the seed-0 paper-scale benchmark),
+a folder written by `dacg corpus simulate`, or a MedEvidence JSONL file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.model import Query
+from pipeline.retrieval.source import LiteratureSource
+
+MEDEVIDENCE_SPLIT = "dev"
+
+
+class BenchmarkError(ValueError):
+    """A benchmark spec that names nothing usable; the message is one line."""
+
+
+@dataclass(frozen=True)
+class BenchmarkQuery:
+    """A query to record, with its split (the answer key stays out of the run)."""
+
+    id: str
+    query: Query
+    split: str
+
+
+def _is_medevidence(path: Path) -> bool:
+    with path.open(encoding="utf-8") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    try:
+        return "question_id" in json.loads(first)
+    except ValueError:
+        return False
+
+
+def open_benchmark(spec: str) -> tuple[list[BenchmarkQuery], LiteratureSource]:
+    from pipeline.retrieval.corpus import CorpusError
+
+    path = Path(spec)
+    if spec == "simulated":
+        from pipeline.retrieval.open import simulated_benchmark
+
+        sims, source = simulated_benchmark()
+    elif (path / "manifest.json").is_file():
+        from pipeline.simulation.benchmark import load_benchmark
+
+        sims, source = load_benchmark(path)
+    elif path.is_file() and _is_medevidence(path):
+        from pipeline.retrieval.medevidence import MedEvidenceSource
+
+        try:
+            medevidence = MedEvidenceSource.from_jsonl(path)
+        except CorpusError as error:
+            raise BenchmarkError(str(error)) from None
+        return ([BenchmarkQuery(q.id, q.query, MEDEVIDENCE_SPLIT)
+                 for q in medevidence.questions.values()], medevidence)
+    else:
+        raise BenchmarkError(f"{spec!r} is neither 'simulated', a folder written by "
+                             "`dacg corpus simulate`, nor a MedEvidence JSONL file")
+    return [BenchmarkQuery(s.id, s.query(), s.split) for s in sims], source

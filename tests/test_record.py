@@ -1,0 +1,117 @@
+"""`dacg bench record`: resumable (a killed recording continues and ends with the same file),
+parallel workers write what one process writes, whole runs only, bad specs are one line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
+from pipeline.evaluation.record import record, recorded_queries
+from pipeline.simulation.benchmark import write_benchmark
+from pipeline.trajectory import drop_torn_tail, read_trajectories
+
+SIZES = (6, 3, 3)
+MEDEVIDENCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "medevidence" / "dev.jsonl"
+
+
+@pytest.fixture(scope="module")
+def benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("bench")
+    write_benchmark(folder, seed=11, sizes=SIZES)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(benchmark: Path, tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    out = tmp_path_factory.mktemp("full") / "r.jsonl"
+    queries, _ = open_benchmark(str(benchmark))
+    assert record(str(benchmark), queries, out, budget=6) == sum(SIZES)
+    return out.read_bytes()
+
+
+def test_resuming_redoes_nothing_and_ends_with_the_same_file(
+        benchmark: Path, uninterrupted: bytes, tmp_path: Path) -> None:
+    queries, _ = open_benchmark(str(benchmark))
+    out = tmp_path / "r.jsonl"
+    assert record(str(benchmark), queries[:4], out, budget=6) == 4
+    seen: list[str] = []
+    assert record(str(benchmark), queries, out, budget=6, on_query=seen.append) == 8
+    assert seen == [q.id for q in queries[4:]]  # the first four were not redone
+    assert out.read_bytes() == uninterrupted
+    assert record(str(benchmark), queries, out, budget=6) == 0
+
+
+def test_parallel_workers_write_the_same_file(benchmark: Path, uninterrupted: bytes,
+                                              tmp_path: Path) -> None:
+    queries, _ = open_benchmark(str(benchmark))
+    out = tmp_path / "r.jsonl"
+    assert record(str(benchmark), queries, out, budget=6, jobs=2) == len(queries)
+    assert out.read_bytes() == uninterrupted
+
+
+def test_a_torn_last_line_is_cut_before_resuming(benchmark: Path, uninterrupted: bytes,
+                                                 tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    first_run = uninterrupted.split(b"\n")[0] + b"\n"
+    out.write_bytes(first_run + b'{"query_id": "Q00')  # a crash mid-line
+    drop_torn_tail(out)
+    assert out.read_bytes() == first_run
+
+
+def test_kill_9_mid_recording_then_rerun_gives_the_uninterrupted_file(
+        benchmark: Path, uninterrupted: bytes, tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()", "bench",
+               "record", str(benchmark),
+               "--out", str(out), "--budget", "6"]
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while (child.poll() is None and time.monotonic() < deadline
+           and not (out.is_file() and out.stat().st_size > 0)):
+        time.sleep(0.02)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    partial = recorded_queries(out)
+    assert 0 < len(partial) < sum(SIZES), "the kill should land mid-recording"
+    runs = read_trajectories(out)
+    assert all(len(steps) == 6 or steps[-1].step < 6 for steps in runs.values())
+    rerun = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert rerun.returncode == 0, rerun.stderr
+    assert out.read_bytes() == uninterrupted
+
+
+def test_bad_benchmark_spec_is_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["bench", "record", str(tmp_path / "nothing"),
+                                      "--out", str(tmp_path / "r.jsonl")])
+    assert result.exit_code == 2
+    assert "neither 'simulated'" in result.output and "Traceback" not in result.output
+    with pytest.raises(BenchmarkError):
+        open_benchmark(str(tmp_path))
+
+
+def test_unknown_split_is_one_line(benchmark: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["bench", "record", str(benchmark), "--split", "dev",
+                                      "--out", str(tmp_path / "r.jsonl")])
+    assert result.exit_code == 2
+    assert "no query of split 'dev'" in result.output
+
+
+@pytest.mark.skipif(not MEDEVIDENCE.is_file(), reason="../shared/data/medevidence is absent")
+def test_medevidence_questions_record_one_abstract_per_step(tmp_path: Path) -> None:
+    queries, source = open_benchmark(str(MEDEVIDENCE))
+    assert {q.split for q in queries} == {"dev"} and len(queries) > 100
+    out = tmp_path / "m.jsonl"
+    assert record(str(MEDEVIDENCE), queries[:2], out, budget=20,
+                  opened=(queries, source)) == 2
+    for steps in read_trajectories(out).values():
+        assert all(len(s.retrieved_pmids) == 1 for s in steps)
+        assert len({s.retrieved_pmids[0] for s in steps}) == len(steps)
