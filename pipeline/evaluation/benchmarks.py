@@ -61,3 +61,18 @@ def open_benchmark(spec: str) -> tuple[list[BenchmarkQuery], LiteratureSource]:
         raise BenchmarkError(f"{spec!r} is neither 'simulated', a folder written by "
                              "`dacg corpus simulate`, nor a MedEvidence JSONL file")
     return [BenchmarkQuery(s.id, s.query(), s.split) for s in sims], source
+
+
+def abstract_texts(source: LiteratureSource) -> dict[str, str]:
+    """Every abstract of a benchmark's literature by PMID (title and text), for baselines
+    that read the studies themselves (trim-and-fill); empty for other sources."""
+    from pipeline.retrieval.medevidence import MedEvidenceSource
+    from pipeline.simulation.literature import SimulatedLiterature
+
+    if isinstance(source, SimulatedLiterature):
+        abstracts = [a for topic in source.topic_ids for a, _ in source.literature(topic)]
+    elif isinstance(source, MedEvidenceSource):
+        abstracts = [a for q in source.questions.values() for a in q.abstracts]
+    else:
+        return {}
+    return {a.pmid: f"{a.title} {a.text}" for a in abstracts}

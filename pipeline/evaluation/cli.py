@@ -75,6 +75,23 @@ def _thresholds(path: Path) -> Thresholds:
         raise fail(f"{path}: not a thresholds file ({error})") from None
 
 
+def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | None]:
+    """Trim-and-fill labels for the runs, from the benchmark's abstracts."""
+    from pipeline.evaluation.benchmarks import BenchmarkError, abstract_texts, open_benchmark
+    from pipeline.evaluation.harness import trim_and_fill_labels
+
+    try:
+        queries, source = open_benchmark(spec)
+    except (BenchmarkError, OSError) as error:
+        raise fail(str(error), 2) from None
+    directions = {q.id: int(q.query.direction or 1) for q in queries}
+    missing = sorted(set(runs) - set(directions))
+    if missing:
+        raise fail(f"{len(missing)} recorded queries are not in the benchmark {spec!r}, "
+                   f"e.g. {missing[0]}")
+    return trim_and_fill_labels(runs, abstract_texts(source), directions)
+
+
 def _sha256(path: Path) -> str:
     from pipeline.stopping.cli import sha256_file
 
@@ -206,15 +223,22 @@ def report(
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
     prm: PrmOpt = "data/prm",
     thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    benchmark: Annotated[str, typer.Option(
+        help="The benchmark the records come from, whose abstracts the trim-and-fill "
+             "baseline reads ('simulated', a folder, a MedEvidence file), or 'none'.")]
+    = "simulated",
 ) -> None:
     """Write the paper's tables (Markdown + CSV) and figures (PNG) from the records."""
     from pipeline.evaluation.harness import evaluate, thresholds_settings, write_report
 
     runs, truth, _ = _load(records, queries, prm, split)
     frozen = _thresholds(thresholds)
-    result = evaluate(runs, truth, frozen)
+    extra = {} if benchmark.lower() == "none" else {
+        "Trim-and-fill": _trim_and_fill(benchmark, runs)}
+    result = evaluate(runs, truth, frozen, extra)
     settings = {"split": split, "queries": result.metrics["k=20"].n, "prm": prm,
-                "thresholds file": thresholds, **thresholds_settings(frozen)}
+                "thresholds file": thresholds, "benchmark (trim-and-fill)": benchmark,
+                **thresholds_settings(frozen)}
     written = write_report(result, out, f"Stopping policies on the {split} split", settings)
     console.print((out / "claims.md").read_text(encoding="utf-8"), markup=False)
     console.print(f"wrote {len(written)} files to {out} (report.md gathers them)",

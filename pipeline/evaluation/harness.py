@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.evaluation import figures
+from pipeline.evaluation.meta import meta_label, parse_effect
 from pipeline.evaluation.metrics import (
     PolicyMetrics,
     class_drift,
@@ -33,12 +34,13 @@ from pipeline.evaluation.report import (
 )
 from pipeline.stopping.policies import BUDGET
 from pipeline.stopping.prm import RewardModel, score_steps
+from pipeline.trajectory import StepRecord
 
 EVALUATED = ("Beneficial", "NoEffect")  # the paper's main table; Harmful is reported apart
 CURVE_LABEL = "Beneficial"
 
 
-def scored(runs: Runs, model: RewardModel | None) -> dict[str, list]:
+def scored(runs: Runs, model: RewardModel | None) -> dict[str, list[StepRecord]]:
     """The runs with each step's PRM reward (as recorded when there is no model)."""
     if model is None:
         return {q: list(steps) for q, steps in runs.items()}
@@ -89,6 +91,30 @@ def evaluate(runs: Runs, truth: Mapping[str, str], thresholds: Thresholds,
         class_drift={c: class_drift([by_id[REFERENCE][q] for q in main_ids], c)
                      for c in classes},
     )
+
+
+def direct_study_pmids(steps: Sequence[StepRecord]) -> list[str]:
+    """PMIDs, in reading order, of the studies whose evidence links the query's two
+    entities directly (the endpoints of its paths): mechanism studies report another
+    outcome and have no place in the query's meta-analysis."""
+    ends = next(((p["nodes"][0], p["nodes"][-1]) for s in steps for p in s.top_paths), None)
+    if ends is None:
+        return []
+    pmids = [e["pmid"] for s in steps for e in s.new_evidence if (e["head"], e["tail"]) == ends]
+    return list(dict.fromkeys(pmids))
+
+
+def trim_and_fill_labels(runs: Runs, texts: Mapping[str, str],
+                         directions: Mapping[str, int]) -> dict[str, str | None]:
+    """The trim-and-fill baseline's answer per query over every study the run retrieved
+    (its full recorded budget): effects parsed from the abstracts, None where fewer than
+    three could be pooled (not applicable)."""
+    labels: dict[str, str | None] = {}
+    for query_id, steps in runs.items():
+        effects = [parse_effect(texts[p]) for p in direct_study_pmids(steps) if p in texts]
+        found = meta_label([e for e in effects if e is not None], directions[query_id])
+        labels[query_id] = None if found is None else str(found)
+    return labels
 
 
 def _harmful_markdown(harmful: Mapping[str, PolicyMetrics]) -> str:
