@@ -5,6 +5,7 @@ reports that the same records reproduce byte for byte."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from math import comb
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.evaluation.harness import evaluate, write_report
+from pipeline.evaluation.medevidence import FiveWay, evaluate_policy, halves
 from pipeline.evaluation.metrics import (
     bootstrap_ci,
     class_drift,
@@ -313,9 +315,14 @@ def test_bench_replay_and_report_from_the_command_line(tmp_path: Path) -> None:
     assert "KL-only" in shown.output and "Oracle" in shown.output
     out = tmp_path / "report"
     written = runner.invoke(app, ["bench", "report", str(records), "--queries", str(queries),
-                                  "--prm", "none", "--out", str(out)])
+                                  "--prm", "none", "--out", str(out), "--benchmark", "none"])
     assert written.exit_code == 0, written.output
     assert (out / "report.md").is_file() and (out / "drift_vs_k.png").stat().st_size > 1000
+    assert "Trim-and-fill" not in (out / "main.md").read_text()
+    other = runner.invoke(app, ["bench", "report", str(records), "--queries", str(queries),
+                                "--prm", "none", "--out", str(out)])
+    assert other.exit_code == 1  # the trim-and-fill baseline reads the wrong benchmark
+    assert "9 recorded queries are not in the benchmark 'simulated'" in other.output
 
 
 @pytest.mark.parametrize("args, message", [
@@ -341,3 +348,44 @@ def test_bench_tune_reads_only_the_validation_split(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "no recorded query of the validation split" in result.output
     assert not (tmp_path / "t.json").exists()
+
+
+# --- MedEvidence ------------------------------------------------------------------------
+
+def me_step(t: int, label: str, top: float, pmid: str | None = None,
+            query: str = "0") -> StepRecord:
+    rest = (1.0 - top) / 2
+    others = [k for k in ("Increases", "NoEffect", "Decreases") if k != label]
+    posterior = ({label: top, others[0]: rest, others[1]: rest} if label != "NoEvidence"
+                 else dict.fromkeys(("Increases", "NoEffect", "Decreases"), 1 / 3))
+    evidence = [{"pmid": pmid, "head": "a", "tail": "b", "polarity": 1}] if pmid else []
+    return replace(step(t, label, query=query), posterior=posterior, new_evidence=evidence)
+
+
+def test_five_way_mapping_by_hand() -> None:
+    run = [me_step(1, "NoEvidence", 0.0), me_step(2, "Increases", 0.7, "p1"),
+           me_step(3, "Increases", 0.9, "p2")]
+    assert FiveWay().answer(run[:1]) == "insufficient data"  # no path
+    assert FiveWay(0.8, 1).answer(run[:2]) == "uncertain effect"  # 0.7 < 0.8
+    assert FiveWay(0.8, 1).answer(run) == "higher"
+    assert FiveWay(0.0, 3).answer(run) == "insufficient data"  # 2 studies < 3
+    assert FiveWay().answer([me_step(1, "NoEffect", 0.9, "p")]) == "no difference"
+    assert FiveWay().answer([me_step(1, "Decreases", 0.9, "p")]) == "lower"
+
+
+def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
+    assert halves(["1", "2", "3", "10"]) == (["2", "10"], ["1", "3"])
+    # even questions: a 0.7 posterior is right to call "uncertain"; odd ones are definite
+    runs = {q: [me_step(1, "Increases", 0.7, "p", q)] for q in ("0", "2", "4")}
+    runs |= {q: [me_step(1, "Increases", 0.9, "p", q)] for q in ("1", "3")}
+    gold = {"0": "uncertain effect", "2": "uncertain effect", "4": "higher",
+            "1": "higher", "3": "lower"}
+    stops = dict.fromkeys(runs, 1)
+    row = evaluate_policy(runs, stops, gold)
+    assert row.mapping == FiveWay(0.8, 1)  # first grid point to reach 2/3 on the even half
+    assert row.tuning_accuracy == pytest.approx(2 / 3)
+    assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)
+    assert row.recall["higher"] == 1.0 and row.recall["lower"] == 0.0
+    assert row.all_accuracy == pytest.approx(3 / 5)
+    # 3-way on the three definite questions: the label at the stop, no mapping involved
+    assert (row.three_way_n, row.three_way_accuracy) == (3, pytest.approx(2 / 3))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
@@ -240,6 +241,57 @@ def report(
                 "thresholds file": thresholds, "benchmark (trim-and-fill)": benchmark,
                 **thresholds_settings(frozen)}
     written = write_report(result, out, f"Stopping policies on the {split} split", settings)
-    console.print((out / "claims.md").read_text(encoding="utf-8"), markup=False)
+    console.print((out / "claims.md").read_text(encoding="utf-8"), markup=False,
+                  soft_wrap=True)
     console.print(f"wrote {len(written)} files to {out} (report.md gathers them)",
                   highlight=False)
+
+
+@app.command()
+def medevidence(
+    records: RecordsArg,
+    data: Annotated[Path, typer.Option(help="The MedEvidence JSONL the records come from.")]
+    = Path("../shared/data/medevidence/dev.jsonl"),
+    out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
+    = Path("reports/medevidence"),
+    prm: PrmOpt = "data/prm",
+    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+) -> None:
+    """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
+    from pipeline.evaluation import figures
+    from pipeline.evaluation.harness import scored
+    from pipeline.evaluation.medevidence import ANSWERS, DEFINITE, evaluate_policy, markdown
+    from pipeline.evaluation.replay import policies, replay_all
+    from pipeline.retrieval.corpus import CorpusError
+    from pipeline.retrieval.medevidence import read_medevidence
+    from pipeline.stopping.cli import read_records
+    from pipeline.stopping.prm import RewardModel
+
+    for path in [*records, data]:
+        if not path.is_file():
+            raise fail(f"{path}: no such file", 2)
+    try:
+        gold = {q.id: q.answer for q in read_medevidence(data)}
+        runs = read_records(records)
+        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+    except (CorpusError, ValueError, OSError) as error:
+        raise fail(str(error)) from None
+    unknown = sorted(set(runs) - set(gold), key=str)
+    if unknown:
+        raise fail(f"{len(unknown)} recorded queries are not questions of {data}, "
+                   f"e.g. {unknown[0]}")
+    runs = scored(runs, model)
+    truth = {q: DEFINITE.get(gold[q], "NoEvidence") for q in runs}
+    outcomes = replay_all(policies(_thresholds(thresholds)), runs, truth, with_oracle=False)
+    rows = {name: evaluate_policy(runs, {o.query_id: o.stop for o in outs}, gold)
+            for name, outs in outcomes.items()}
+    out.mkdir(parents=True, exist_ok=True)
+    table = markdown(rows)
+    (out / "medevidence.md").write_text(table, encoding="utf-8")
+    shown: dict[str, Mapping[str, float]] = {
+        n: rows[n].recall for n in ("k=1", "k=20", "KL-only", "DACG") if n in rows}
+    figures.recall_bars(shown, ANSWERS, out / "medevidence_recall.png",
+                        ("no difference", "mean of 24 LLMs (MedEvidence paper)", 0.41))
+    console.print(table, markup=False, soft_wrap=True)
+    console.print(f"{len(runs)} questions; wrote {out / 'medevidence.md'} and "
+                  f"{out / 'medevidence_recall.png'}", highlight=False)

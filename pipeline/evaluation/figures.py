@@ -69,3 +69,24 @@ def posterior_curves(curves: Mapping[str, Sequence[float]], label: str, out: Pat
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     _save(fig, out)
+
+
+def recall_bars(recalls: Mapping[str, Mapping[str, float]], answers: Sequence[str],
+                out: Path, anchor: tuple[str, str, float] | None = None) -> None:
+    """Per-answer recall of several methods; `anchor` = (answer, caption, value) draws
+    a published reference for one answer."""
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    width = 0.8 / max(len(recalls), 1)
+    for i, (name, recall) in enumerate(recalls.items()):
+        ax.bar([j + i * width for j in range(len(answers))], [recall[a] for a in answers],
+               width, label=name)
+    if anchor is not None:
+        j = list(answers).index(anchor[0])
+        ax.hlines(anchor[2], j - 0.1, j + 0.9, colors="k", linestyles="--", label=anchor[1])
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(answers))],
+                  [a.replace(" ", "\n") for a in answers], fontsize=8)
+    ax.set_ylabel("recall (held-out half)")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    _save(fig, out)
