@@ -6,6 +6,11 @@ the 20 features and the PRM reward; the stopping policy then decides. While the 
 has no path (NoEvidence) the search expands through intermediate entities found so far:
 for a neighbour v of E1 (or of E2) it also reads the literature on (v, E2) (or (E1, v)),
 one extra batch per step, so two-hop paths can form. Every step is recorded.
+
+For the features it also keeps, in memory, what it has seen so far: the direct studies
+(PMIDs with a triple E1 -> E2: side of their most confident such triple, sample size the
+abstract states) in reading order, and how many steps had each label. Nothing is read
+ahead and no answer key is used.
 """
 
 from __future__ import annotations
@@ -16,9 +21,15 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from pipeline.answer import explain
+from pipeline.extraction.study import sample_size
 from pipeline.graph.store import GraphStore
 from pipeline.inference.energy import energy
-from pipeline.inference.features import FEATURE_VERSION, StepState, feature_vector
+from pipeline.inference.features import (
+    FEATURE_VERSION,
+    DirectStudy,
+    StepState,
+    feature_vector,
+)
 from pipeline.inference.posterior import (
     TOP_K,
     Posterior,
@@ -26,7 +37,16 @@ from pipeline.inference.posterior import (
     label_posterior,
     uniform_posterior,
 )
-from pipeline.model import Abstract, CausalPath, EdgeBelief, Entity, Evidence, Query
+from pipeline.model import (
+    Abstract,
+    CausalPath,
+    EdgeBelief,
+    Entity,
+    Evidence,
+    Label,
+    Query,
+    label_index,
+)
 from pipeline.retrieval.source import Cursor, EmptyResult, LiteratureSource, SearchConstraints
 from pipeline.stopping.policies import DACGPolicy, StopDecision, StoppingPolicy
 from pipeline.trajectory import StepRecord
@@ -103,6 +123,8 @@ class Controller:
         stop: StopDecision | None = None
         paths: list[CausalPath] = []
         explanation: list[EdgeBelief] = []
+        direct: dict[str, tuple[DirectStudy, float]] = {}  # pmid -> study, its confidence
+        label_counts: dict[Label, int] = {}
         for t in range(1, self.budget + 1):
             batch = search.next_step()
             if not batch:
@@ -111,6 +133,7 @@ class Controller:
             for abstract in batch:
                 found = self.extractor.extract(abstract, query, tuple(mediators.values()))
                 relevant += any(_touches(e, query) for e in found)
+                _note_direct(direct, abstract, found, query)
                 evidence += [replace(e, step=t) for e in found]
             abstracts_read += len(batch)
             summary = self.store.write(namespace, evidence)
@@ -119,11 +142,14 @@ class Controller:
             posterior = label_posterior(paths, query.direction)
             explanation, terms = explain(self.store, namespace, paths[:TOP_K], posterior)
             stats = self.store.stats(namespace)
+            label_counts[posterior.label] = label_counts.get(posterior.label, 0) + 1
             features = feature_vector(StepState(
                 paths=paths, posterior=posterior, explanation=explanation, stats=stats,
                 abstracts_read=abstracts_read, relevant_abstracts=relevant,
                 new_edges=summary.new_edges, new_evidence=summary.new_evidence,
-                energy=terms.total, previous_energy=previous_energy))
+                energy=terms.total, previous_energy=previous_energy,
+                direct=[study for study, _ in direct.values()], steps=t,
+                label_steps=label_counts[posterior.label]))
             expanded = [] if posterior.informed else self._expand(
                 search, query, evidence, mediators)
             record = StepRecord(
@@ -185,6 +211,23 @@ class Controller:
                 search.expansions.append(cursor)
                 opened.append(f"{hop.intervention.name} -> {hop.outcome.name}")
         return opened
+
+
+def _note_direct(direct: dict[str, tuple[DirectStudy, float]], abstract: Abstract,
+                 found: Sequence[Evidence], query: Query) -> None:
+    """Record the abstract's most confident E1 -> E2 triple (an earlier one wins ties; a
+    PMID keeps its first reading position). Its sample size is parsed once, when it first
+    yields a direct triple."""
+    for row in found:
+        if row.head.id != query.intervention.id or row.tail.id != query.outcome.id:
+            continue
+        side = label_index(int(row.polarity), query.direction)
+        known = direct.get(row.pmid)
+        if known is None:
+            size = sample_size(abstract) or 0
+            direct[row.pmid] = (DirectStudy(row.pmid, side, size), row.confidence)
+        elif row.confidence > known[1]:
+            direct[row.pmid] = (replace(known[0], side=side), row.confidence)
 
 
 def _touches(row: Evidence, query: Query) -> bool:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -72,6 +73,23 @@ def test_full_budget_records_every_step_with_named_features() -> None:
     assert result.steps[3].features["direct_paths"] == 2  # the null edge is a second path
     assert result.steps[-1].graph["edges"] == 2
     assert store.stats(result.run_id).pmids == 6  # the run's graph stays inspectable
+
+
+def test_direct_study_features_are_kept_online() -> None:
+    # step 1: favourable (-1) at 0.5 and null at 0.8 from one PMID: it counts once, as
+    # null (its most confident direct triple); a mediator triple is not a direct study.
+    texts = ["zinc > cold : -1 : 0.5\nzinc > cold : 0 : 0.8\nzinc > il-6 : -1 : 0.9",
+             "zinc > cold : -1 : 0.6", "zinc > cold : -1 : 0.6"]
+    result, _, _ = run({("zinc", "cold"): texts})
+    first, second, third = (s.features for s in result.steps)
+    assert (first["direct_studies"], first["favourable_studies"], first["null_studies"]) == \
+        (1.0, 0.0, 1.0)
+    assert first["label_side"] == 0.0 and first["label_support_share"] == 1.0
+    assert (third["direct_studies"], third["favourable_studies"]) == (3.0, 2.0)
+    labels = [s.label for s in result.steps]
+    for t, features in enumerate((first, second, third), 1):
+        assert features["label_persistence"] == labels[:t].count(labels[t - 1]) / t
+    assert third["mean_log_size"] == pytest.approx(math.log(10))  # no stated sample sizes
 
 
 def test_kl_stops_once_the_posterior_settles() -> None:
