@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.evaluation.harness import evaluate, write_report
-from pipeline.evaluation.medevidence import FiveWay, evaluate_policy, halves
+from pipeline.evaluation.medevidence import FiveWay, evaluate_policy, halves, majority_note
 from pipeline.evaluation.metrics import (
     bootstrap_ci,
     class_drift,
@@ -389,3 +389,9 @@ def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
     assert row.all_accuracy == pytest.approx(3 / 5)
     # 3-way on the three definite questions: the label at the stop, no mapping involved
     assert (row.three_way_n, row.three_way_accuracy) == (3, pytest.approx(2 / 3))
+
+
+def test_majority_note_counts_the_majority_answer() -> None:
+    gold = {"0": "higher", "1": "no difference", "2": "no difference", "3": "lower"}
+    assert majority_note(gold) == ("Majority answer ('no difference', 2 of 4): 50.0% on the "
+                                   "held-out half, 50.0% on all of dev.\n")

@@ -260,7 +260,13 @@ def medevidence(
     """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
     from pipeline.evaluation import figures
     from pipeline.evaluation.harness import scored
-    from pipeline.evaluation.medevidence import ANSWERS, DEFINITE, evaluate_policy, markdown
+    from pipeline.evaluation.medevidence import (
+        ANSWERS,
+        DEFINITE,
+        evaluate_policy,
+        majority_note,
+        markdown,
+    )
     from pipeline.evaluation.replay import policies, replay_all
     from pipeline.retrieval.corpus import CorpusError
     from pipeline.retrieval.medevidence import read_medevidence
@@ -286,7 +292,7 @@ def medevidence(
     rows = {name: evaluate_policy(runs, {o.query_id: o.stop for o in outs}, gold)
             for name, outs in outcomes.items()}
     out.mkdir(parents=True, exist_ok=True)
-    table = markdown(rows)
+    table = markdown(rows) + "\n" + majority_note({q: gold[q] for q in runs})
     (out / "medevidence.md").write_text(table, encoding="utf-8")
     shown: dict[str, Mapping[str, float]] = {
         n: rows[n].recall for n in ("k=1", "k=20", "KL-only", "DACG") if n in rows}

@@ -127,3 +127,14 @@ def markdown(rows: Mapping[str, MedEvidenceRow]) -> str:
             f"{100 * r.three_way_accuracy:.1f} | {recall} | "
             f"{r.mapping.certainty:g}, {r.mapping.min_studies} |")
     return "\n".join(lines) + "\n"
+
+
+def majority_note(gold: Mapping[str, str]) -> str:
+    """The majority-answer baseline on the same questions, as a line under the table."""
+    answers = [gold[q] for q in sorted(gold, key=int)]
+    majority = max(ANSWERS, key=answers.count)
+    _, held_out = halves(sorted(gold, key=int))
+    held = float(np.mean([gold[q] == majority for q in held_out]))
+    return (f"Majority answer ({majority!r}, {answers.count(majority)} of {len(answers)}): "
+            f"{100 * held:.1f}% on the held-out half, "
+            f"{100 * answers.count(majority) / len(answers):.1f}% on all of dev.\n")
