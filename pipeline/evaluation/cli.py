@@ -40,23 +40,18 @@ def _load(records: list[Path], queries: Path, prm: str,
           split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
     """Scored runs of one split, true labels and splits; every problem is one line."""
     from pipeline.evaluation.harness import scored
-    from pipeline.stopping.cli import read_queries, read_records
+    from pipeline.stopping.cli import read_labelled_records
     from pipeline.stopping.prm import RewardModel
 
     if split not in SPLITS:
         raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
-    for path in [*records, queries]:
-        if not path.is_file():
-            raise fail(f"{path}: no such file", 2)
     try:
-        truth, split_of = read_queries(queries)
-        runs = read_records(records)
+        truth, split_of, runs = read_labelled_records(records, queries)
         model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+    except FileNotFoundError as error:
+        raise fail(str(error), 2) from None
     except (ValueError, OSError) as error:
         raise fail(str(error)) from None
-    unknown = sorted(set(runs) - set(truth))
-    if unknown:
-        raise fail(f"{len(unknown)} recorded queries are not in {queries}, e.g. {unknown[0]}")
     chosen = {q: steps for q, steps in runs.items() if split_of[q] == split}
     if not chosen:
         raise fail(f"no recorded query of the {split} split in {', '.join(map(str, records))}")

@@ -70,6 +70,22 @@ def read_records(paths: list[Path]) -> dict[str, list[StepRecord]]:
     return runs
 
 
+def read_labelled_records(records: list[Path], queries: Path
+                          ) -> tuple[dict[str, str], dict[str, str], dict[str, list[StepRecord]]]:
+    """True labels, splits and recorded runs; a missing file (FileNotFoundError) or a
+    recorded query the queries file does not know (ValueError) is refused."""
+    for path in [*records, queries]:
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such file")
+    truth, split_of = read_queries(queries)
+    runs = read_records(records)
+    unknown = sorted(set(runs) - set(truth))
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        raise ValueError(f"{len(unknown)} recorded queries are not in {queries}: {shown}")
+    return truth, split_of, runs
+
+
 @app.command()
 def train(
     records: Annotated[list[Path], typer.Option(
@@ -86,18 +102,12 @@ def train(
     """Train the PRM on the train split, early-stop on validation, report test accuracy."""
     from pipeline.stopping.prm import TrainConfig, train_prm
 
-    for path in [*records, queries]:
-        if not path.is_file():
-            raise fail(f"{path}: no such file", 2)
     try:
-        truth, split_of = read_queries(queries)
-        runs = read_records(records)
+        truth, split_of, runs = read_labelled_records(records, queries)
+    except FileNotFoundError as error:
+        raise fail(str(error), 2) from None
     except (ValueError, OSError) as error:
         raise fail(str(error)) from None
-    unknown = sorted(set(runs) - set(truth))
-    if unknown:
-        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-        raise fail(f"{len(unknown)} recorded queries are not in {queries}: {shown}")
     splits = {name: {q: steps for q, steps in runs.items() if split_of[q] == name}
               for name in SPLITS}
     sources = {str(path): sha256_file(path) for path in [*records, queries]}
