@@ -88,12 +88,6 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
     return trim_and_fill_labels(runs, abstract_texts(source), directions)
 
 
-def _sha256(path: Path) -> str:
-    from pipeline.stopping.cli import sha256_file
-
-    return sha256_file(path)
-
-
 
 @app.command()
 def record(
@@ -153,6 +147,7 @@ def tune(
     from pipeline.evaluation.harness import EVALUATED
     from pipeline.evaluation.tuning import grid_size
     from pipeline.evaluation.tuning import tune as tune_thresholds
+    from pipeline.stopping.cli import sha256_file
 
     runs, truth, _ = _load(records, queries, prm, "validation")
     evaluated = {q: s for q, s in runs.items() if truth[q] in EVALUATED}
@@ -165,10 +160,10 @@ def tune(
         "tuned_on": {"split": "validation", "queries": len(evaluated),
                      "classes": list(EVALUATED),
                      "objective": "macro-F1, ties to fewer mean steps",
-                     "records": {str(p): _sha256(p) for p in records},
-                     "queries_file": {str(queries): _sha256(queries)},
+                     "records": {str(p): sha256_file(p) for p in records},
+                     "queries_file": {str(queries): sha256_file(queries)},
                      "prm": prm if prm.lower() == "none"
-                     else _sha256(Path(prm) / "weights.npz")},
+                     else sha256_file(Path(prm) / "weights.npz")},
         "validation": results,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -193,12 +188,11 @@ def replay_command(
 ) -> None:
     """Apply every stopping policy offline to the same records and print the main table."""
     from pipeline.evaluation.harness import evaluate
+    from pipeline.evaluation.report import main_table
 
     started = time.perf_counter()
     runs, truth, _ = _load(records, queries, prm, split)
     result = evaluate(runs, truth, _thresholds(thresholds))
-    from pipeline.evaluation.report import main_table
-
     table = main_table(result.metrics, result.coverage)
     shown = Table(title=f"{split} split, {result.metrics['k=20'].n} Beneficial/NoEffect queries")
     for column in table.header:

@@ -21,8 +21,7 @@ CONFIDENCE = 0.95
 @dataclass(frozen=True)
 class PolicyMetrics:
     """One policy's row: accuracies are shares in [0, 1]; regret is averaged over the
-    queries that held the true label at some step; mcnemar_p is None for the reference
-    itself."""
+    queries that held the true label at some step; mcnemar_p is None without a reference."""
 
     n: int
     accuracy: float
@@ -76,7 +75,7 @@ def summarise(outcomes: Sequence[Outcome], classes: Sequence[str],
     firsts = [o.first_correct for o in outcomes if o.first_correct is not None]
     low, high = bootstrap_ci(correct, resamples, seed)
     p = None
-    if reference is not None and reference is not outcomes:
+    if reference is not None:
         if [o.query_id for o in reference] != [o.query_id for o in outcomes]:
             raise ValueError("the reference outcomes are not on the same queries")
         p = mcnemar_exact(correct, [o.correct for o in reference])
