@@ -17,7 +17,6 @@ import os
 import random
 import secrets
 import statistics
-import sys
 import tempfile
 import time
 import uuid
@@ -135,4 +134,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

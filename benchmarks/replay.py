@@ -21,9 +21,8 @@ from pipeline.evaluation.benchmarks import open_benchmark
 from pipeline.evaluation.harness import scored
 from pipeline.evaluation.record import record
 from pipeline.evaluation.replay import policies, replay_all
-from pipeline.stopping.cli import read_queries
 from pipeline.stopping.prm import RewardModel
-from pipeline.trajectory import read_trajectories
+from pipeline.trajectory import read_queries, read_trajectories
 
 
 def main() -> None:

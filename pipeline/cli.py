@@ -32,7 +32,7 @@ from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
 from pipeline.stopping.cli import app as prm_app
 from pipeline.stopping.policies import StopDecision, StoppingPolicy, policy_from_name
-from pipeline.terminal import command_group, console, errors
+from pipeline.terminal import command_group, console, errors, fail
 
 if TYPE_CHECKING:
     from pipeline.stopping.prm import RewardModel
@@ -68,11 +68,6 @@ StoreOption = Annotated[StoreKind | None, typer.Option(
 NamespaceOption = Annotated[str, typer.Option(help="Graph namespace to read or write.")]
 DbOption = Annotated[Path | None, typer.Option(
     "--db", help="Embedded store file (default $DACG_DB or .dacg/graph.sqlite).")]
-
-
-def fail(message: str, code: int = 1) -> typer.Exit:
-    errors.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(code)
 
 
 @contextmanager

@@ -1,4 +1,5 @@
-"""What every `dacg` command group shares: the two consoles and how a group is made."""
+"""What every `dacg` command group shares: the two consoles, how a group is made and
+how it fails."""
 
 from __future__ import annotations
 
@@ -16,3 +17,10 @@ def command_group(help_text: str) -> typer.Typer:
                         pretty_exceptions_enable=False)
     group.callback()(lambda: None)
     return group
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print a one-line error (no markup: paths may hold brackets) and return the Exit to
+    raise."""
+    errors.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    return typer.Exit(code)

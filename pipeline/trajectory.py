@@ -1,14 +1,19 @@
 """One JSON object per retrieval step (SPEC §6), so any stopping rule can be replayed
-offline from a recording, without the store or the source. Nothing secret is written."""
+offline from a recording, without the store or the source. Nothing secret is written.
+Also read here: the benchmark's queries file (true label and split of each recorded
+query), which every consumer of recordings scores against."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+SPLITS = ("train", "validation", "test")
 
 
 @dataclass(frozen=True)
@@ -88,3 +93,64 @@ def read_trajectories(path: Path) -> dict[str, list[StepRecord]]:
     for steps in runs.values():
         steps.sort(key=lambda s: s.step)
     return runs
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_queries(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """True label and split by query id from queries.jsonl (`id`, `label`, `split`)."""
+    truth: dict[str, str] = {}
+    split: dict[str, str] = {}
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                query_id, label, part = str(row["id"]), str(row["label"]), str(row["split"])
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"{path}, line {number}: not a query row ({error})") from None
+            if part not in SPLITS:
+                raise ValueError(f"{path}, line {number}: split {part!r} is not one of "
+                                 f"{', '.join(SPLITS)}")
+            truth[query_id], split[query_id] = label, part
+    return truth, split
+
+
+def read_records(paths: list[Path]) -> dict[str, list[StepRecord]]:
+    """All recorded runs; one query recorded in two files is ambiguous, so refused."""
+    runs: dict[str, list[StepRecord]] = {}
+    seen_in: dict[str, Path] = {}
+    for path in paths:
+        try:
+            file_runs = read_trajectories(path)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{path}: not a trajectory file ({error})") from None
+        for query_id, steps in file_runs.items():
+            if query_id in runs:
+                raise ValueError(f"query {query_id!r} is recorded in both {seen_in[query_id]} "
+                                 f"and {path}")
+            runs[query_id], seen_in[query_id] = steps, path
+    return runs
+
+
+def read_labelled_records(records: list[Path], queries: Path
+                          ) -> tuple[dict[str, str], dict[str, str], dict[str, list[StepRecord]]]:
+    """True labels, splits and recorded runs; a missing file (FileNotFoundError) or a
+    recorded query the queries file does not know (ValueError) is refused."""
+    for path in [*records, queries]:
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such file")
+    truth, split_of = read_queries(queries)
+    runs = read_records(records)
+    unknown = sorted(set(runs) - set(truth))
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        raise ValueError(f"{len(unknown)} recorded queries are not in {queries}: {shown}")
+    return truth, split_of, runs

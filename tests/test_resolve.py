@@ -3,6 +3,8 @@ abbreviation expansion, and query resolution shared with the extractor."""
 
 from __future__ import annotations
 
+import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from pipeline.extraction.extractor import RuleExtractor, default_extractor
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.nlp import ModelUnavailable, build_nlp
 from pipeline.extraction.resolve import EntityResolver
-from pipeline.model import Abstract, Entity, InvalidEvidence, Polarity, Query
+from pipeline.model import _CONTROL, Abstract, Entity, InvalidEvidence, Polarity, Query
 
 SMALL_TSV = Path(__file__).parent / "fixtures" / "extraction" / "mesh_small.tsv"
 
@@ -66,10 +68,16 @@ def test_resolve_query_grounds_once_and_keeps_the_rest(mesh: MeshIndex) -> None:
         None, Polarity.DECREASES, {"k": "v"})
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 301, "bad\x00name"])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 301, "bad\x00name", "tab\tname",
+                                  "c1\x85control"])
 def test_unusable_names_are_rejected(name: str) -> None:
     with pytest.raises(InvalidEvidence):
         EntityResolver().resolve(name)
+
+
+def test_control_characters_are_unicode_category_cc() -> None:
+    assert [c for c in map(chr, range(sys.maxunicode + 1))
+            if bool(_CONTROL.match(c)) != (unicodedata.category(c) == "Cc")] == []
 
 
 def test_the_extractor_matches_a_grounded_entity_by_its_synonyms(mesh: MeshIndex) -> None:

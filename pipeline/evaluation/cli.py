@@ -13,11 +13,12 @@ import typer
 from rich.table import Table
 
 from pipeline.evaluation.replay import Thresholds
-from pipeline.terminal import command_group, console, errors
+from pipeline.terminal import command_group, console, errors, fail
+from pipeline.trajectory import SPLITS
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
                     "thresholds on validation, write the paper's tables and figures.")
-SPLITS = ("train", "validation", "test")
+
 DEFAULT_THRESHOLDS = Path("data/eval/thresholds.json")
 DEFAULT_QUERIES = Path("data/simulated/queries.jsonl")
 
@@ -31,17 +32,12 @@ ThresholdsOpt = Annotated[Path, typer.Option(
     help="Frozen thresholds written by `dacg bench tune`.")]
 
 
-def fail(message: str, code: int = 1) -> typer.Exit:
-    errors.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(code)
-
-
 def _load(records: list[Path], queries: Path, prm: str,
           split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
     """Scored runs of one split, true labels and splits; every problem is one line."""
     from pipeline.evaluation.harness import scored
-    from pipeline.stopping.cli import read_labelled_records
     from pipeline.stopping.prm import RewardModel
+    from pipeline.trajectory import read_labelled_records
 
     if split not in SPLITS:
         raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
@@ -86,7 +82,6 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
         raise fail(f"{len(missing)} recorded queries are not in the benchmark {spec!r}, "
                    f"e.g. {missing[0]}")
     return trim_and_fill_labels(runs, abstract_texts(source), directions)
-
 
 
 @app.command()
@@ -147,7 +142,7 @@ def tune(
     from pipeline.evaluation.harness import EVALUATED
     from pipeline.evaluation.tuning import grid_size
     from pipeline.evaluation.tuning import tune as tune_thresholds
-    from pipeline.stopping.cli import sha256_file
+    from pipeline.trajectory import sha256_file
 
     runs, truth, _ = _load(records, queries, prm, "validation")
     evaluated = {q: s for q, s in runs.items() if truth[q] in EVALUATED}
@@ -259,8 +254,8 @@ def medevidence(
     from pipeline.evaluation.replay import policies, replay_all
     from pipeline.retrieval.corpus import CorpusError
     from pipeline.retrieval.medevidence import read_medevidence
-    from pipeline.stopping.cli import read_records
     from pipeline.stopping.prm import RewardModel
+    from pipeline.trajectory import read_records
 
     for path in [*records, data]:
         if not path.is_file():

@@ -59,11 +59,14 @@ class ConfidenceModel:
     meta: dict[str, object] | None = None
 
     def probabilities(self, candidate: Candidate) -> np.ndarray:
-        scores = np.zeros(len(CLASSES))
+        # Summed in Python floats (the same IEEE additions as numpy's, without its
+        # per-call overhead on three numbers).
+        sums = [0.0] * len(CLASSES)
         for feature in features(candidate):
             w = self.weights.get(feature)
             if w is not None:
-                scores += w
+                sums = [a + b for a, b in zip(sums, w, strict=True)]
+        scores = np.array(sums)
         exp = np.exp(scores - scores.max())
         return np.asarray(exp / exp.sum())
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from pipeline.terminal import command_group, console, errors
+from pipeline.terminal import command_group, console, fail
 
 if TYPE_CHECKING:
     from pipeline.extraction.mesh import MeshIndex
@@ -28,14 +28,9 @@ EI_TRAIN = SHARED / "evidence_inference" / "train_evidence.jsonl"
 MEDEVIDENCE_DEV = SHARED / "medevidence" / "dev.jsonl"
 
 
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    errors.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(code)
-
-
 def _existing(path: Path | None, what: str) -> Path:
     if path is None or not path.is_file():
-        raise _fail(f"{what} not found ({path}); pass its path", 2)
+        raise fail(f"{what} not found ({path}); pass its path", 2)
     return path
 
 
@@ -45,7 +40,7 @@ def _mesh(path: Path | None, with_linker: bool = True) -> MeshIndex:
     try:
         return MeshIndex.load(path, with_linker=with_linker)
     except (MeshError, OSError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
 
 
 
@@ -224,7 +219,7 @@ def abstracts(
             resolver.resolve(comparator, "comparator") if comparator else None))
         mediators = [resolver.resolve(m, "mediator") for m in mediator or []]
     except InvalidEvidence as exc:
-        raise _fail(str(exc), 2) from None
+        raise fail(str(exc), 2) from None
     extractor = default_extractor(index_)
     with _existing(source, "abstracts file").open(encoding="utf-8", errors="replace") as f:
         for number, line in enumerate(f, 1):
@@ -236,7 +231,7 @@ def abstracts(
                                     str(row.get("abstract") or row.get("text") or ""),
                                     row.get("year") if isinstance(row.get("year"), int) else None)
             except (ValueError, KeyError, TypeError) as exc:
-                raise _fail(f"{source.name} line {number}: {exc}") from None
+                raise fail(f"{source.name} line {number}: {exc}") from None
             for evidence in extractor.extract(abstract, query, mediators):
                 sys.stdout.write(json.dumps({
                     "head": evidence.head.name, "tail": evidence.tail.name,

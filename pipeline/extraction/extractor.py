@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy
 from spacy.attrs import IDX, LENGTH, LOWER
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -30,7 +31,16 @@ from pipeline.extraction.lexicon import (
     MORE_WORDS,
     NON_FINDING_SECTIONS,
 )
-from pipeline.extraction.mentions import Mention, MentionFinder, Terms, stem
+from pipeline.extraction.mentions import (
+    DocTokens,
+    Mention,
+    MentionFinder,
+    Terms,
+    abbreviation_pairs,
+    doc_hits,
+    stem,
+    stem_positions,
+)
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.nlp import build_nlp, configured_model, has_entities, parse
 from pipeline.extraction.resolve import EntityResolver
@@ -57,6 +67,7 @@ DISCOVERED_FACTOR = 0.9  # a mediator found by the extractor, not named by the c
 ENTITY_LOOKAHEAD = 4  # an NER entity this close after a cue is what the cue governs
 ENTITY_LINK_THRESHOLD = 0.85  # scispacy EntityLinker's cosine for NER entities
 MAX_MEDIATOR_TOKENS = 8
+WORD_CACHE = 200_000  # distinct lower-case words remembered with their stems
 PHRASE_STOPPERS = frozenset({"in", "compared", "than", "among", "by", "at", "from", "with",
                              "during", "after", "vs", "versus", "and", "or", "but", "was",
                              "were", "is", "are", "when", "relative", "over", "for", "to",
@@ -95,6 +106,9 @@ class _Parsed:
     phrases: dict[str, list[tuple[int, int]]]
     background: set[int]
     sentences: dict[int, Sentence]  # read lazily, once
+    abbreviations: list[tuple[str, str]]  # scispacy's (short, long) pairs, each once
+    tokens: DocTokens  # token ids, for exact phrase lookups
+    stem_positions: dict[str, list[int]]  # for fuzzy lookups
 
     def readable(self, start: int) -> bool:
         """A finding sentence: not under a background/methods label, and not a run-on
@@ -122,6 +136,7 @@ class RuleExtractor:
         mesh = self.resolver.mesh
         self.entity_linker = (mesh.linker.entity_linker(ENTITY_LINK_THRESHOLD)
                               if has_entities(self.nlp) and mesh and mesh.linker else None)
+        self._known_words: dict[int, tuple[str, str]] = {}  # lower-case id -> word, stem
 
     def extract(self, abstract: Abstract, query: Query,
                 mediators: Sequence[Entity] = ()) -> list[Evidence]:
@@ -176,20 +191,34 @@ class RuleExtractor:
         doc = parse(self.nlp, text)
         if self.entity_linker is not None and doc.ents:
             doc = self.entity_linker(doc)
-        table = doc.to_array([LOWER, IDX, LENGTH]).tolist()
-        strings = doc.vocab.strings
-        words = [strings[row[0]] for row in table]
-        chars = [row[1] for row in table]
-        ends = [row[1] + row[2] for row in table]
+        lower = doc.to_array(LOWER)
+        offsets = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
+        words, stems = self._words(doc, lower.tolist())
+        chars = offsets[:, 0].tolist()
+        ends = (offsets[:, 0] + offsets[:, 1]).tolist()
         bounds = {s.start: s.end for s in doc.sents}
-        parsed = _Parsed(doc, text, [stem(w) for w in words], words, chars, ends, bounds,
-                         self.lexicon.phrases_in(doc), set(), {})
+        parsed = _Parsed(doc, text, stems, words, chars, ends, bounds,
+                         self.lexicon.phrases_in(doc), set(), {}, abbreviation_pairs(doc, text),
+                         DocTokens(doc, lower), stem_positions(stems))
         parsed.background = _background(parsed)
         return parsed
 
+    def _words(self, doc: Doc, ids: list[int]) -> tuple[list[str], list[str]]:
+        """The doc's lower-case words and their stems, from their string ids. Known ids
+        reuse their strings (the StringStore decodes a new str on every lookup)."""
+        known = self._known_words
+        if len(known) > WORD_CACHE:
+            known.clear()
+        strings = doc.vocab.strings
+        for key in set(ids).difference(known):
+            word = strings[key]
+            known[key] = (word, stem(word))
+        entries = [known[key] for key in ids]
+        return [e[0] for e in entries], [e[1] for e in entries]
+
     def _terms(self, parsed: _Parsed, entity: Entity) -> Terms:
         return self.finder.expand_abbreviations(
-            parsed.doc, Terms.of(entity, self.resolver.aliases(entity)))
+            parsed.abbreviations, Terms.of(entity, self.resolver.aliases(entity)))
 
     def _query_mentions(self, parsed: _Parsed, query: Query) -> tuple[
             dict[int, list[Mention]], dict[int, list[Mention]], dict[int, list[Mention]]]:
@@ -207,12 +236,13 @@ class RuleExtractor:
     def _mentions(self, parsed: _Parsed, terms: Terms,
                   threshold: float = FUZZY_THRESHOLD) -> dict[int, list[Mention]]:
         """Mentions of one entity per sentence start token (exact beats fuzzy)."""
-        exact = self.finder.exact(parsed.doc, terms)
+        exact = self.finder.exact(parsed.tokens, terms)
+        hits = doc_hits(parsed.stem_positions, terms)
         by_sentence: dict[int, list[Mention]] = {}
         for start, end in parsed.bounds.items():
             inside = [m for m in exact if start <= m.start < end]
             if not inside:
-                inside = self.finder.fuzzy(start, end, parsed.stems, terms, threshold)
+                inside = self.finder.fuzzy(start, end, parsed.stems, hits, threshold)
             if inside:
                 by_sentence[start] = inside
         return by_sentence
@@ -420,9 +450,9 @@ def _phrase_name(parsed: _Parsed, start: int, end: int) -> str:
     """The phrase as written, or the long form when it is an abbreviation the abstract
     defines ('AAD' -> 'antibiotic-associated diarrhoea')."""
     text = parsed.text[parsed.token_chars[start]:parsed.token_ends[end - 1]]
-    for short in getattr(parsed.doc._, "abbreviations", None) or ():
-        if short.text == text and short._.long_form is not None:
-            return str(short._.long_form.text)
+    for short, long_form in parsed.abbreviations:
+        if short == text:
+            return long_form
     return text
 
 

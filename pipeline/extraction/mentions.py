@@ -7,12 +7,14 @@ arthropathy during the extended phase" vs "psoriatic arthropathy per patient-yea
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy
+from spacy.attrs import LOWER, ORTH
 from spacy.language import Language
-from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
 from pipeline.extraction.lexicon import GENERIC_OUTCOME_WORDS
@@ -169,68 +171,98 @@ class Mention:
         return self.hits or tuple(range(self.start, self.end))
 
 
+class DocTokens:
+    """A doc's token ids (lower-case, and as written), for exact phrase lookups."""
+
+    __slots__ = ("doc", "_ids")
+
+    def __init__(self, doc: Doc, lower: numpy.ndarray | None = None) -> None:
+        self.doc = doc
+        self._ids: list[numpy.ndarray | None] = [lower, None]
+
+    def ids(self, cased: bool) -> numpy.ndarray:
+        ids = self._ids[cased]
+        if ids is None:
+            ids = self._ids[cased] = self.doc.to_array(ORTH if cased else LOWER)
+        return ids
+
+
 class MentionFinder:
-    """Finds mentions of a few entities in one doc. Exact forms go through a spaCy
-    PhraseMatcher (case-insensitive; abbreviations case-sensitive)."""
+    """Finds mentions of a few entities in one doc. Exact forms match whole tokens
+    (case-insensitive; abbreviations case-sensitive), as a spaCy PhraseMatcher would."""
 
     def __init__(self, nlp: Language) -> None:
         self.nlp = nlp
-        self._patterns: dict[str, Doc] = {}
+        self._patterns: dict[str, tuple[tuple[numpy.uint64, list[int]], ...]] = {}
 
-    def expand_abbreviations(self, doc: Doc, terms: Terms) -> Terms:
-        """Add the abstract's own short forms for the entity's long forms (and back)."""
-        abbreviations = getattr(doc._, "abbreviations", None) if doc.has_extension(
-            "abbreviations") else None
+    def expand_abbreviations(self, abbreviations: Sequence[tuple[str, str]],
+                             terms: Terms) -> Terms:
+        """Add the abstract's own short forms for the entity's long forms (and back);
+        `abbreviations` are the doc's (short, long) pairs (`abbreviation_pairs`)."""
         if not abbreviations:
             return terms
         lowered = {p.lower() for p in terms.phrases}
         extra: list[str] = []
         spelled: list[str] = []
-        for short in abbreviations:
-            long_form = short._.long_form
-            if long_form is None:
-                continue
-            long_text = long_form.text
-            if short.text.lower() in lowered or long_text.lower() in lowered:
-                extra += [short.text, long_text]
+        for short_text, long_text in abbreviations:
+            if short_text.lower() in lowered or long_text.lower() in lowered:
+                extra += [short_text, long_text]
             elif _coverage(_keywords(long_text), terms) >= 0.75:
-                extra.append(short.text)
+                extra.append(short_text)
             else:  # 'The MST of stage II NSCLC' -> 'The median survival time of ...'
-                word = re.compile(rf"(?<![\w-]){re.escape(short.text)}(?![\w-])")
-                spelled += [word.sub(long_text, p) for p in terms.phrases[:2]
-                            if word.search(p)]
+                word = _whole_word(short_text)
+                spelled += [word.sub(long_text, p)
+                            for p in terms.phrases[:2] if word.search(p)]
         return terms.with_aliases(extra).with_keywords(spelled)
 
-    def exact(self, doc: Doc, terms: Terms) -> list[Mention]:
-        lower = PhraseMatcher(self.nlp.vocab, attr="LOWER")
-        cased = PhraseMatcher(self.nlp.vocab, attr="ORTH")
+    def exact(self, tokens: DocTokens | Doc, terms: Terms) -> list[Mention]:
+        """Exact forms: the matches of a spaCy PhraseMatcher on LOWER (on ORTH for
+        abbreviations), looked up in the doc's token ids: building two PhraseMatchers per
+        entity and abstract cost more than the lookups."""
+        if isinstance(tokens, Doc):
+            tokens = DocTokens(tokens)
+        found: tuple[set[tuple[int, int]], set[tuple[int, int]]] = (set(), set())
         for phrase in terms.phrases:
-            pattern = self._pattern(phrase)
-            if len(pattern) == 0 or len(pattern) > 3 * MAX_PHRASE_TOKENS:
+            cased = _looks_like_abbreviation(phrase)
+            first, sequence = self._pattern(phrase)[cased]
+            size = len(sequence)
+            if size == 0 or size > 3 * MAX_PHRASE_TOKENS:
                 continue
-            target = cased if _looks_like_abbreviation(phrase) else lower
-            target.add("T", [pattern])
-        spans = [Mention(s, e, 1.0) for _, s, e in (*lower(doc), *cased(doc))]
+            ids = tokens.ids(cased)
+            for start in numpy.flatnonzero(ids == first).tolist():
+                if size == 1 or ids[start:start + size].tolist() == sequence:
+                    found[cased].add((start, start + size))
+        spans = [Mention(s, e, 1.0) for s, e in (*sorted(found[0]), *sorted(found[1]))]
         return _longest(spans)
 
-    def _pattern(self, phrase: str) -> Doc:
-        """Tokenised phrases, remembered (a query's names recur in every abstract)."""
+    def _pattern(self, phrase: str) -> tuple[tuple[numpy.uint64, list[int]], ...]:
+        """A phrase's token ids, lower-case and as written, each as (first id, all ids),
+        remembered (a query's names recur in every abstract)."""
         if phrase not in self._patterns:
             if len(self._patterns) > PATTERN_CACHE:
                 self._patterns.clear()
-            self._patterns[phrase] = self.nlp.make_doc(phrase)
+            doc = self.nlp.make_doc(phrase)
+            self._patterns[phrase] = tuple(
+                (numpy.uint64(ids[0]) if ids else numpy.uint64(0), ids)
+                for ids in ([t.lower for t in doc], [t.orth for t in doc]))
         return self._patterns[phrase]
 
-    def fuzzy(self, start: int, end: int, stems: Sequence[str], terms: Terms,
+    @staticmethod
+    def fuzzy(start: int, end: int, stems: Sequence[str], hits: DocHits,
               threshold: float) -> list[Mention]:
         """Clusters of the entity's keywords (gap <= MAX_GAP) whose weighted coverage
-        reaches `threshold`; at least one non-generic keyword must be present."""
+        reaches `threshold`; at least one non-generic keyword must be present. `hits` are
+        the entity's keywords in the doc (`doc_hits`), found once for all its sentences."""
         best: list[Mention] = []
-        for keywords in terms.keywords:
+        for keywords, positions, weights in hits:
+            if not positions:
+                continue
             total = sum(keywords.values())
-            hits = [(i, keywords[stems[i]]) for i in range(start, end)
-                    if stems[i] in keywords]
-            for cluster in _clusters(hits):
+            low, high = bisect_left(positions, start), bisect_left(positions, end)
+            if low == high:
+                continue
+            for cluster in _clusters(list(zip(positions[low:high], weights[low:high],
+                                              strict=True))):
                 cluster = _trim(cluster)
                 covered = {stems[i]: w for i, w in cluster}
                 if max(covered.values()) < 1.0:
@@ -240,6 +272,49 @@ class MentionFinder:
                     best.append(Mention(cluster[0][0], cluster[-1][0] + 1, score,
                                         tuple(i for i, _ in cluster)))
         return _longest(best)
+
+
+# Per keyword set of an entity: the keywords, and the doc positions and weights of the
+# tokens whose stem is one of them.
+DocHits = list[tuple[dict[str, float], list[int], list[float]]]
+
+
+def stem_positions(stems: Sequence[str]) -> dict[str, list[int]]:
+    """Each stem's token positions in a doc, in order."""
+    positions: dict[str, list[int]] = {}
+    for i, word_stem in enumerate(stems):
+        positions.setdefault(word_stem, []).append(i)
+    return positions
+
+
+def doc_hits(positions: dict[str, list[int]], terms: Terms) -> DocHits:
+    """The doc positions of each of the entity's keyword sets (`stem_positions`)."""
+    hits: DocHits = []
+    for keywords in terms.keywords:
+        found = sorted((i, weight) for keyword, weight in keywords.items()
+                       for i in positions.get(keyword, ()))
+        hits.append((keywords, [i for i, _ in found], [w for _, w in found]))
+    return hits
+
+
+def abbreviation_pairs(doc: Doc, text: str) -> list[tuple[str, str]]:
+    """The (short form, long form) texts of scispacy's `doc._.abbreviations`, each pair
+    once, in text order (scispacy's order follows Span hashes). `text` is the doc's text,
+    which slices faster than Span.text builds it from Token objects."""
+    if not doc.has_extension("abbreviations"):
+        return []
+    pairs: dict[tuple[str, str], None] = {}
+    for short in sorted(doc._.abbreviations or (), key=lambda span: (span.start, span.end)):
+        long_form = short._.long_form
+        if long_form is not None:
+            pairs.setdefault((text[short.start_char:short.end_char],
+                              text[long_form.start_char:long_form.end_char]), None)
+    return list(pairs)
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(text: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
 
 
 def _coverage(keywords: dict[str, float], terms: Terms) -> float:

@@ -150,9 +150,11 @@ WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
 ]
 
 
-# Every windowed pattern contains one of these words.
+# Every windowed pattern has one of these words as its first or second token.
 PATTERN_TRIGGERS = frozenset({"no", "without", "nor", "neither", "not", "n't", "equally",
                               "similarly", "both", "all", "each", "either", "within"})
+# Patterns use no repeat operators but '?', so no match is longer than this.
+MAX_PATTERN_TOKENS = max(len(p) for p in (*NULL_PATTERNS, *WITHIN_PATTERNS))
 
 
 class Lexicon:
@@ -182,9 +184,15 @@ class Lexicon:
         """Windowed matches in a sentence; `words` (the doc's lower-case words) let a
         sentence without any pattern's first word skip the Matcher."""
         found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
-        if not any(words[i] in PATTERN_TRIGGERS for i in range(span.start, span.end)):
+        triggers = [i for i in range(span.start, span.end) if words[i] in PATTERN_TRIGGERS]
+        if not triggers:
             return found
-        for match in self.patterns(span, as_spans=True):
+        # Every match starts at a trigger or the token before it and is at most
+        # MAX_PATTERN_TOKENS long, so the Matcher (which builds a Token object per token)
+        # runs on that window only: the same matches, in the same order.
+        window = span.doc[max(span.start, triggers[0] - 1):
+                          min(span.end, triggers[-1] + MAX_PATTERN_TOKENS)]
+        for match in self.patterns(window, as_spans=True):
             found[match.label_].append((match.start, match.end))
         return found
 

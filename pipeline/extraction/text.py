@@ -18,12 +18,14 @@ _BLOCK_TAGS = frozenset({"p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "
                          "section", "article", "body", "head", "html", "caption", "label"})
 _EI_HEADER = re.compile(r"^\s*(?:TITLE\s*:+|ABSTRACT\.(?P<section>[A-Z][A-Z /&]*?)\s*:+)",
                         re.MULTILINE)
-_SPACE = re.compile(r"[ \t\r\f\v]+")
-_DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
-                         "\u2014": "-", "\u2212": "-", "\u00a0": " "})
+_SPACE = re.compile(r"[ \t\r\f\v]+")  # blanks but newlines
+_ODD_BLANKS = ("  ", "\t", "\r", "\f", "\v")
+_DASH_CHARS = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+               "\u2212": "-", "\u00a0": " "}
 _TERMINAL = ".!?:;"
-# Control characters (but newline), lone surrogates and private-use code points.
-_UNPRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff]")
+# Control characters (but blanks: tab, newline, ...), lone surrogates and private-use code
+# points.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff]")
 
 
 def decode(raw: str | bytes) -> str:
@@ -48,18 +50,37 @@ def clean_text(raw: str | bytes, limit: int = MAX_TEXT_CHARS) -> str:
     if "&" in text:
         text = html.unescape(text)
     text = _EI_HEADER.sub(lambda m: f"{m['section']}: " if m["section"] else "", text)
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    text = _fold_dashes(_nfkc(text))
     text = _UNPRINTABLE.sub("", text)
+    if any(blank in text for blank in _ODD_BLANKS):  # most abstracts have none
+        text = _SPACE.sub(" ", text)  # a tab separates words too
     lines = []
     for line in text.split("\n"):
-        line = _SPACE.sub(" ", line).strip()
+        line = line.strip()
         if line:
             lines.append(line if line[-1] in _TERMINAL else line + ".")
     return " ".join(lines)[:limit]
 
 
+def _nfkc(text: str) -> str:
+    """NFKC form; the quick check first, as most abstracts are already in it."""
+    return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize(
+        "NFKC", text)
+
+
+def _fold_dashes(text: str) -> str:
+    """Unicode dashes to '-', no-break spaces to ' ' (str.translate would look up every
+    character of a non-ASCII text; abstracts hold few dashes)."""
+    if text.isascii():
+        return text
+    for char, replacement in _DASH_CHARS.items():
+        if char in text:
+            text = text.replace(char, replacement)
+    return text
+
+
 def clean_name(name: str) -> str:
     """An entity name as text would spell it: entities unescaped ('48&nbsp;h'), unicode
     dashes folded, whitespace collapsed; no sentence punctuation added."""
-    text = unicodedata.normalize("NFKC", html.unescape(name)).translate(_DASHES)
+    text = _fold_dashes(_nfkc(html.unescape(name)))
     return " ".join(_UNPRINTABLE.sub("", text).split())

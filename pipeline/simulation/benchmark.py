@@ -22,8 +22,8 @@ from pipeline.simulation.literature import (
     SimulationError,
     World,
 )
+from pipeline.trajectory import SPLITS
 
-SPLITS = ("train", "validation", "test")
 PAPER_SIZES = (656, 140, 173)
 FILES = ("queries.jsonl", "abstracts.jsonl", "answer_key.jsonl")
 

@@ -3,87 +3,16 @@ benchmark's query splits (train to fit, validation to early-stop, test held out)
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from pipeline.terminal import command_group, console, errors
-from pipeline.trajectory import StepRecord, read_trajectories
+from pipeline.terminal import command_group, console, fail
+from pipeline.trajectory import SPLITS, read_labelled_records, sha256_file
 
 app = command_group("The process reward model (PRM) of the DACG stopping policy.")
-
-SPLITS = ("train", "validation", "test")
-
-
-
-def fail(message: str, code: int = 1) -> typer.Exit:
-    errors.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(code)
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def read_queries(path: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """True label and split by query id from queries.jsonl (`id`, `label`, `split`)."""
-    truth: dict[str, str] = {}
-    split: dict[str, str] = {}
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                query_id, label, part = str(row["id"]), str(row["label"]), str(row["split"])
-            except (ValueError, KeyError, TypeError) as error:
-                raise ValueError(f"{path}, line {number}: not a query row ({error})") from None
-            if part not in SPLITS:
-                raise ValueError(f"{path}, line {number}: split {part!r} is not one of "
-                                 f"{', '.join(SPLITS)}")
-            truth[query_id], split[query_id] = label, part
-    return truth, split
-
-
-def read_records(paths: list[Path]) -> dict[str, list[StepRecord]]:
-    """All recorded runs; one query recorded in two files is ambiguous, so refused."""
-    runs: dict[str, list[StepRecord]] = {}
-    seen_in: dict[str, Path] = {}
-    for path in paths:
-        try:
-            file_runs = read_trajectories(path)
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"{path}: not a trajectory file ({error})") from None
-        for query_id, steps in file_runs.items():
-            if query_id in runs:
-                raise ValueError(f"query {query_id!r} is recorded in both {seen_in[query_id]} "
-                                 f"and {path}")
-            runs[query_id], seen_in[query_id] = steps, path
-    return runs
-
-
-def read_labelled_records(records: list[Path], queries: Path
-                          ) -> tuple[dict[str, str], dict[str, str], dict[str, list[StepRecord]]]:
-    """True labels, splits and recorded runs; a missing file (FileNotFoundError) or a
-    recorded query the queries file does not know (ValueError) is refused."""
-    for path in [*records, queries]:
-        if not path.is_file():
-            raise FileNotFoundError(f"{path}: no such file")
-    truth, split_of = read_queries(queries)
-    runs = read_records(records)
-    unknown = sorted(set(runs) - set(truth))
-    if unknown:
-        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-        raise ValueError(f"{len(unknown)} recorded queries are not in {queries}: {shown}")
-    return truth, split_of, runs
 
 
 @app.command()

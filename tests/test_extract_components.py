@@ -1,0 +1,256 @@
+"""The default pipeline's faster components give what spaCy's and scispacy's stock ones
+give: the AbbreviationDetector's Matcher drop-ins, the array sentencizer, exact phrase
+lookups, windowed lexicon patterns, and clean_text. No timings are asserted here
+(benchmarks/extraction.py measures them)."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+import warnings
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spacy.language import Language
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.tokens import Doc
+
+from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.mentions import (
+    MAX_PHRASE_TOKENS,
+    DocTokens,
+    Mention,
+    MentionFinder,
+    Terms,
+    _longest,
+    _looks_like_abbreviation,
+)
+from pipeline.extraction.nlp import (
+    MAX_PARENTHESIS_TOKENS,
+    ParenthesisMatcher,
+    SequenceMatcher,
+    build_nlp,
+)
+from pipeline.extraction.rules import (
+    MAX_PATTERN_TOKENS,
+    NULL_PATTERNS,
+    PATTERN_TRIGGERS,
+    WITHIN_PATTERNS,
+)
+from pipeline.extraction.text import (
+    _EI_HEADER,
+    _TAG,
+    _UNPRINTABLE,
+    _tag_break,
+    clean_text,
+)
+from pipeline.model import Abstract, Entity, Query
+
+TEXTS = [
+    "Low-molecular-weight heparin (LMWH) was compared with unfractionated heparin (UFH). "
+    "LMWH reduced recurrent venous thromboembolism (VTE) more than UFH did; VTE occurred "
+    "in 4.3% (n = 96) vs 5.1% (P = 0.20). The LMWH arm (LMWH group (n=12)) did well.",
+    "Percutaneous ethanol injection (PEI) and radiofrequency ablation (RFA) were compared "
+    "(( nested ( parentheses ) here )). RFA ( radio frequency ablation ) is newer! Was it "
+    "better?? Yes... \"Quoted.\" 'Single.' ok (OK) . . . end",
+    "The median survival time (MST) of stage II non-small cell lung cancer (NSCLC) was "
+    "longer. MST (95% CI 10 to 14 months) and NSCLC-related deaths (NSCLC deaths) fell. "
+    "IL-6 (interleukin 6) and IL - 6 levels, (a) (b) (c) (d) (e) (f) (g) (h) (i) (j).",
+    "(Abbreviations at the start) ABC (alpha beta gamma) ... alpha beta gamma (ABG) and "
+    "ABG and A.B.G. were seen。Then ！ more text ？ and 。",
+]
+
+
+@pytest.fixture(scope="module")
+def stock() -> Language:
+    return build_nlp(stock=True)
+
+
+@pytest.fixture(scope="module")
+def fast() -> Language:
+    return build_nlp()
+
+
+def _abbreviations(doc: Doc) -> list[tuple[int, int, str, int, int, str]]:
+    return [(s.start, s.end, s.text, s._.long_form.start, s._.long_form.end,
+             s._.long_form.text) for s in doc._.abbreviations]
+
+
+def test_default_pipeline_keeps_scispacy_detector(fast: Language) -> None:
+    detector = fast.get_pipe("abbreviation_detector")
+    assert type(detector).__module__ == "scispacy.abbreviation"
+    assert isinstance(detector.matcher, ParenthesisMatcher)
+    assert isinstance(detector.global_matcher, SequenceMatcher)
+    assert fast.pipe_names == ["sentencizer", "abbreviation_detector"]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_abbreviations_and_sentences_match_stock_pipeline(stock: Language, fast: Language,
+                                                          text: str) -> None:
+    # Both detectors run on the same Doc: scispacy keeps each long form's short forms in
+    # a set of Spans, whose order depends on the Doc's hash.
+    doc = stock.get_pipe("sentencizer")(stock.make_doc(text))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*\[W036\].*")
+        before = _abbreviations(stock.get_pipe("abbreviation_detector")(doc))
+    doc._.abbreviations = []
+    after = _abbreviations(fast.get_pipe("abbreviation_detector")(doc))
+    assert before == after
+    assert before  # the texts define abbreviations
+    fast_doc = fast(text)
+    assert [s.start for s in fast_doc.sents] == [s.start for s in doc.sents]
+
+
+def test_a_larger_tokenizer_cache_gives_the_same_tokens() -> None:
+    # spaCy caches a chunk's tokens unless a special case ('e.g.', 'D.', ':)') came
+    # earlier in the doc: the second pass reads the chunks the first one cached.
+    small, large = build_nlp(stock=True).tokenizer, build_nlp().tokenizer
+    small.max_cache_size = 3
+    assert large.max_cache_size >= 100_000
+    texts = [*TEXTS, "Vitamin D. e.g. (i.e. n=3) vs. :) 5 mg/d, p<0.05), IL-6's level."]
+    for text in [*texts, *texts]:
+        assert [t.text for t in small(text)] == [t.text for t in large(text)]
+
+
+_TOKENS = st.lists(st.sampled_from(["(", ")", "x", "AB", "(", ")", "."]), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TOKENS)
+def test_parenthesis_matcher_is_the_scispacy_matcher(stock: Language,
+                                                     words: list[str]) -> None:
+    matcher = Matcher(stock.vocab)
+    matcher.add("parenthesis", [[{"ORTH": "("}, {"OP": "+"}, {"ORTH": ")"}]])
+    doc = Doc(stock.vocab, words=words)
+    expected = [m for m in matcher(doc) if m[2] - m[1] - 2 <= MAX_PARENTHESIS_TOKENS]
+    assert ParenthesisMatcher(stock.vocab)(doc) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TOKENS, st.lists(st.lists(st.sampled_from(["x", "AB", "(", "."]), min_size=1,
+                                  max_size=3), min_size=1, max_size=3))
+def test_sequence_matcher_is_a_matcher_per_key(stock: Language, words: list[str],
+                                               sequences: list[list[str]]) -> None:
+    doc = Doc(stock.vocab, words=words)
+    spacy_matcher, ours = Matcher(stock.vocab), SequenceMatcher(stock.vocab)
+    for i, sequence in enumerate(sequences):
+        pattern = [[{"ORTH": w} for w in sequence]]
+        spacy_matcher.add(f"key{i}", pattern)
+        ours.add(f"key{i}", pattern)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*\[W036\].*")
+        expected = spacy_matcher(doc)
+    got = ours(doc)
+    for i in range(len(sequences)):  # scispacy reads each key's matches in order
+        key = stock.vocab.strings[f"key{i}"]
+        assert [m for m in got if m[0] == key] == [m for m in expected if m[0] == key]
+    for i in range(len(sequences)):
+        ours.remove(f"key{i}")
+    assert ours(doc) == [] and len(ours) == 0
+
+
+def test_exact_lookup_is_the_phrase_matcher(fast: Language) -> None:
+    finder = MentionFinder(fast)
+    doc = fast(TEXTS[0] + " " + TEXTS[2])
+    entity = Entity.from_name("low-molecular-weight heparin (LMWH)",
+                              aliases=("VTE", "venous thromboembolism", "NSCLC", "IL-6"))
+    terms = Terms.of(entity, ["unfractionated heparin", "UFH", "MST", "median survival"])
+    lower = PhraseMatcher(fast.vocab, attr="LOWER")
+    cased = PhraseMatcher(fast.vocab, attr="ORTH")
+    for phrase in terms.phrases:
+        pattern = fast.make_doc(phrase)
+        if 0 < len(pattern) <= 3 * MAX_PHRASE_TOKENS:
+            (cased if _looks_like_abbreviation(phrase) else lower).add("T", [pattern])
+    expected = _longest([Mention(s, e, 1.0) for _, s, e in (*lower(doc), *cased(doc))])
+    assert len(expected) >= 6
+    assert finder.exact(DocTokens(doc), terms) == expected
+    assert finder.exact(doc, terms) == expected
+
+
+@pytest.mark.parametrize("pattern", [*NULL_PATTERNS, *WITHIN_PATTERNS])
+def test_windowed_patterns_fit_the_window(pattern: list[dict[str, Any]]) -> None:
+    # Lexicon.patterns_in runs the Matcher from one token before the first trigger word to
+    # MAX_PATTERN_TOKENS after the last: every pattern must start at or just before a
+    # trigger and have no repeat operator that could make it longer.
+    assert all(token.get("OP", "?") == "?" for token in pattern)
+    assert len(pattern) <= MAX_PATTERN_TOKENS
+
+    def trigger(token: dict[str, Any]) -> bool:
+        lower = token.get("LOWER")
+        words = set(lower["IN"]) if isinstance(lower, dict) else {lower}
+        return "OP" not in token and lower is not None and words <= PATTERN_TRIGGERS
+
+    assert trigger(pattern[0]) or (trigger(pattern[1]) and "OP" not in pattern[0])
+
+
+def test_lexicon_patterns_in_a_window_match_the_whole_sentence() -> None:
+    extractor = RuleExtractor()
+    text = ("There was no statistically significant between-group difference in pain. "
+            "Pain did not significantly differ and was similar in both treatment groups, "
+            "and within - group changes were seen in all three groups; they were equally "
+            "effective. Neither arm showed any effect on nausea.")
+    doc = extractor.nlp(text)
+    words = [t.lower_ for t in doc]
+    matched = 0
+    for sentence in doc.sents:
+        assert any(words[i] in PATTERN_TRIGGERS for i in range(sentence.start, sentence.end))
+        whole: dict[str, list[tuple[int, int]]] = {k: [] for k in extractor.lexicon.LABELS}
+        for match in extractor.lexicon.patterns(sentence, as_spans=True):
+            whole[match.label_].append((match.start, match.end))
+        assert extractor.lexicon.patterns_in(sentence, words) == whole
+        matched += sum(map(len, whole.values()))
+    assert matched >= 5
+
+
+@pytest.mark.parametrize("raw", [
+    "A\u2013B \u2212 C\u00a0D\u2014E \u2010 F\u2011G\u2012H", "plain ascii  text\n\ttitle",
+    "caf\u00e9 \ufb01rst\t\t line \r\n second\u3000line", "<p>x &amp; y</p>no stop",
+])
+def test_clean_text_folds_dashes_and_spaces(raw: str) -> None:
+    text = clean_text(raw)
+    assert not any(ch in text for ch in "\u2010\u2011\u2012\u2013\u2014\u2212\u00a0\t")
+    assert "  " not in text
+
+
+def test_clean_text_keeps_words_apart_across_tabs() -> None:
+    assert clean_text("mean\tSD\x0bvalue\x00s\r\nnext") == "mean SD values. next."
+
+
+def _plain_clean_text(raw: str) -> str:
+    """clean_text written plainly: NFKC always, str.translate, blanks collapsed per line."""
+    text = raw[:100_000]
+    if "<" in text:
+        text = _TAG.sub(_tag_break, text)
+    if "&" in text:
+        text = html.unescape(text)
+    text = _EI_HEADER.sub(lambda m: f"{m['section']}: " if m["section"] else "", text)
+    text = unicodedata.normalize("NFKC", text).translate(str.maketrans(
+        {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+         "\u2212": "-", "\u00a0": " "}))
+    text = _UNPRINTABLE.sub("", text)
+    lines = []
+    for line in text.split("\n"):
+        line = re.sub(r"[ \t\r\f\v]+", " ", line).strip()
+        if line:
+            lines.append(line if line[-1] in ".!?:;" else line + ".")
+    return " ".join(lines)[:50_000]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(list(" \t\r\f\v\n\u00a0\u2013\u3000\ufb01a.<>&;")
+                                + ["&amp;", "<p>", "TITLE:", "ABSTRACT.AIMS:"]),
+                max_size=40).map("".join))
+def test_clean_text_is_the_plain_definition(raw: str) -> None:
+    assert clean_text(raw) == _plain_clean_text(raw)
+
+
+def test_extractor_reuses_word_strings() -> None:
+    extractor = RuleExtractor()
+    abstract = Abstract("1", "", "Zinc reduced the duration of the common cold (P = 0.01).")
+    query_entities = (Entity.from_name("zinc"), Entity.from_name("common cold duration"))
+    first = extractor.extract(abstract, Query(*query_entities))
+    second = extractor.extract(abstract, Query(*query_entities))
+    assert first == second and first and first[0].polarity == -1
