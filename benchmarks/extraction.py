@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.extraction.calibration import load_default_model  # noqa: E402
+from pipeline.extraction.evaluate import read_prompts  # noqa: E402
 from pipeline.extraction.extractor import RuleExtractor, default_extractor  # noqa: E402
 from pipeline.extraction.nlp import build_nlp  # noqa: E402
 from pipeline.model import Abstract, Entity, Query  # noqa: E402
@@ -44,15 +45,9 @@ Items = list[tuple[Abstract, Query]]
 
 
 def load_ei(path: Path, n: int) -> Items:
-    """Evidence Inference prompts: the abstract with the prompt's intervention/outcome."""
-    items: Items = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            query = Query(Entity.from_name(row["intervention"][:300]),
-                          Entity.from_name(row["outcome"][:300]))
-            items.append((Abstract(row["pmcid"], "", row["abstract"]), query))
-    return _cycle(items, n)
+    """Evidence Inference prompts: the abstract with the query `dacg eval extractor` asks."""
+    return _cycle([(Abstract(p.pmcid, "", p.abstract), p.query) for p in read_prompts(path)],
+                  n)
 
 
 def load_simulated(path: Path, n: int) -> Items:
