@@ -4,7 +4,7 @@ a baseline measured in the same run, spaCy pipeline load time, and MeSH table/in
 time.
 
     .venv/bin/python benchmarks/extraction.py [--abstracts FILE.jsonl] [--ei FILE.jsonl]
-        [--n 2000] [--no-baseline] [--mesh]
+        [--n 2000] [--repeats 3] [--no-baseline] [--mesh]
 
 Simulated abstracts come from `dacg corpus simulate --out DIR` (DIR/abstracts.jsonl; the
 repository's data/simulated by default) or any JSONL with pmid/title/abstract, each with
@@ -85,22 +85,17 @@ def _cycle(items: Items, n: int) -> Items:
     return items[:n]
 
 
-def measure(name: str, items: Items, variants: dict[str, RuleExtractor]) -> None:
-    """Abstracts/s per CPU-second (and wall): the default pipeline alone (the headline
-    figure), then each variant alternating in chunks (for the ratio: load from other
-    processes hits both alike, but the two pipelines also evict each other's caches)."""
-    for extractor in variants.values():
-        for abstract, query in items[:CHUNK]:  # warm-up: caches, lazy spaCy tables
-            extractor.extract(abstract, query)
+def measure(name: str, items: Items, variants: dict[str, RuleExtractor],
+            repeats: int) -> None:
+    """Abstracts/s per CPU-second: the default pipeline alone (the headline figure), then
+    each variant alternating in chunks (for the ratio: load from other processes hits
+    both alike, but the two pipelines also evict each other's caches)."""
     chars = sum(len(a.title) + len(a.text) for a, _ in items) / len(items)
     print(f"{name}: {len(items)} abstracts (mean {chars:.0f} chars)")
-    started, cpu_started = time.perf_counter(), time.process_time()
-    rows = sum(len(variants["current"].extract(a, q)) for a, q in items)
-    cpu_spent = time.process_time() - cpu_started
-    print(f"  default pipeline alone: {len(items) / cpu_spent:.0f} abstracts/s per "
-          f"CPU-second ({len(items) / (time.perf_counter() - started):.0f}/s wall); "
-          f"{rows} rows")
+    alone(items, repeats)
     first_sight(items)
+    for extractor in variants.values():
+        warm_up(extractor, items)
     if len(variants) == 1:
         return
     cpu = dict.fromkeys(variants, 0.0)
@@ -120,6 +115,28 @@ def measure(name: str, items: Items, variants: dict[str, RuleExtractor]) -> None
     paired = zip(chunk_rates["current"], chunk_rates["baseline"], strict=True)
     print(f"  ratio current/baseline: {cpu['baseline'] / cpu['current']:.2f} "
           f"(median over chunks {statistics.median(c / b for c, b in paired):.2f})")
+
+
+def warm_up(extractor: RuleExtractor, items: Items) -> None:
+    for abstract, query in items[:CHUNK]:  # caches, lazy spaCy tables
+        extractor.extract(abstract, query)
+
+
+def alone(items: Items, repeats: int) -> None:
+    """A fresh default pipeline, warmed up on the first CHUNK abstracts, reads them all;
+    `repeats` times, as this shared machine's speed drifts by a quarter from minute to
+    minute: the median, and every run."""
+    rates = []
+    for _ in range(repeats):
+        extractor = default_extractor()
+        assert isinstance(extractor, RuleExtractor)
+        warm_up(extractor, items)
+        cpu_started = time.process_time()
+        rows = sum(len(extractor.extract(a, q)) for a, q in items)
+        rates.append(len(items) / (time.process_time() - cpu_started))
+    print(f"  default pipeline alone: {statistics.median(rates):.0f} abstracts/s per "
+          f"CPU-second (median of {repeats} runs: {', '.join(f'{r:.0f}' for r in rates)}); "
+          f"{rows} rows")
 
 
 def first_sight(items: Items) -> None:
@@ -142,6 +159,8 @@ def main() -> None:
                         help="simulated (or any) abstracts JSONL")
     parser.add_argument("--ei", type=Path, default=EI_DEV, help="Evidence Inference dev JSONL")
     parser.add_argument("--n", type=int, default=2000, help="abstracts per source")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="runs of the default pipeline alone (median shown)")
     parser.add_argument("--no-baseline", action="store_true",
                         help="time the default pipeline only")
     parser.add_argument("--mesh", action="store_true", help="also time the MeSH index")
@@ -174,7 +193,7 @@ def main() -> None:
     if not sources:
         sys.exit("no abstracts: pass --abstracts FILE.jsonl or --ei FILE.jsonl")
     for name, items in sources:
-        measure(name, items, variants)
+        measure(name, items, variants, max(1, args.repeats))
 
     if args.mesh:
         from pipeline.extraction.mesh import MeshIndex, MeshTable, default_mesh_path

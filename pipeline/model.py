@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from functools import lru_cache
 
 MAX_NAME_CHARS = 300
 MAX_SENTENCE_CHARS = 5_000
@@ -140,12 +141,23 @@ class Evidence:
         return (self.head.id, self.tail.id, int(self.polarity))
 
 
+def _named_entity(name: object, role: str) -> Entity:
+    """Entity.from_name for a raw value; names are remembered, since extractors name the
+    same entities again and again (an invalid one raises every time)."""
+    return _entity_named(name if isinstance(name, str) else check_name(name, role), role)
+
+
+@lru_cache(maxsize=65_536)
+def _entity_named(name: str, role: str) -> Entity:
+    return Entity.from_name(name, role)
+
+
 def make_evidence(head: str, tail: str, polarity: object, confidence: object, pmid: object,
                   sentence: str = "", extractor: str = "unknown", year: int | None = None,
                   step: int = 0) -> Evidence:
     """Validate raw values into an Evidence; raises InvalidEvidence with a one-line reason."""
-    head_entity = Entity.from_name(head, "head entity")
-    tail_entity = Entity.from_name(tail, "tail entity")
+    head_entity = _named_entity(head, "head entity")
+    tail_entity = _named_entity(tail, "tail entity")
     if head_entity.id == tail_entity.id:
         raise InvalidEvidence(f"head and tail are the same entity ({head_entity.name!r})")
     pmid_text = str(pmid).strip()

@@ -9,15 +9,17 @@ import html
 import re
 import unicodedata
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
 from spacy.tokens import Doc
 
+from pipeline.extraction.evaluate import read_prompts
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.mentions import (
     MAX_PHRASE_TOKENS,
@@ -40,6 +42,7 @@ from pipeline.extraction.rules import (
     PATTERN_TRIGGERS,
     WITHIN_PATTERNS,
 )
+from pipeline.extraction.stats import _INTERVAL, _NUMBER, _P_VALUE
 from pipeline.extraction.text import (
     _EI_HEADER,
     _TAG,
@@ -48,6 +51,8 @@ from pipeline.extraction.text import (
     clean_text,
 )
 from pipeline.model import Abstract, Entity, Query
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 TEXTS = [
     "Low-molecular-weight heparin (LMWH) was compared with unfractionated heparin (UFH). "
@@ -254,3 +259,49 @@ def test_extractor_reuses_word_strings() -> None:
     first = extractor.extract(abstract, Query(*query_entities))
     second = extractor.extract(abstract, Query(*query_entities))
     assert first == second and first and first[0].polarity == -1
+
+
+# The statistics patterns as first written: case-insensitive throughout, each branch
+# opening with its lookbehind (stats.py spells them so that re can skip ahead).
+_PLAIN_P_VALUE = re.compile(
+    r"(?<![a-z])p\s*(?:-?\s*values?)?\s*(?:for\s+\w+\s*)?(?P<op>[=<>≤≥]=?|<\s*or\s*=|was|of)\s*"
+    rf"(?P<value>{_NUMBER})(?:\s*[x×]\s*10\s*\^?\s*(?P<exp>[-+]?\d+))?"
+    r"|(?<![a-z])(?P<ns>n\.?\s?s\.?)(?![a-z])", re.IGNORECASE)
+_PLAIN_INTERVAL = re.compile(
+    r"(?:\d{2}\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)|\bCI\b)"
+    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*(?:-|to|,)\s*(?P<high>{_NUMBER})", re.IGNORECASE)
+_STAT_PIECES = st.sampled_from([
+    "p", "P", "n", "N", "s", "S", ".", " ", "  ", "=", "<", ">", "≤", "≥", "<=", "-", ",", "%",
+    "0", "05", "0.05", "1", "95", "95%", "0·2", "×", "x", "10", "^", "-3", "+", "value",
+    "values", "for", "age", "was", "of", "or", "to", "CI", "ci", "CrI", "confidence",
+    "interval", "credible", "İ", "ı", "ſ", "K", "a", "Z", "١٢", "(", ")", "\n", "ns", "NS",
+    "n.s.", "OR", "HR", "mean difference"])
+
+
+def _statistics_found(text: str) -> tuple[list[Any], list[Any]]:
+    return ([(m.span(), m["op"], m["value"], m["exp"], m["ns"] is not None)
+             for m in _P_VALUE.finditer(text)],
+            [(m.span(), m["low"], m["high"]) for m in _INTERVAL.finditer(text)])
+
+
+def _plain_statistics_found(text: str) -> tuple[list[Any], list[Any]]:
+    return ([(m.span(), m["op"], m["value"], m["exp"], m["ns"] is not None)
+             for m in _PLAIN_P_VALUE.finditer(text)],
+            [(m.span(), m["low"], m["high"]) for m in _PLAIN_INTERVAL.finditer(text)])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_STAT_PIECES, max_size=30).map("".join))
+@example("١٢% CI 0.5 to 2 (P n.s.; p-value for age < 0.01; pn = 3)")
+def test_statistics_patterns_are_the_plain_patterns(text: str) -> None:
+    assert _statistics_found(text) == _plain_statistics_found(text)
+
+
+def test_statistics_patterns_are_the_plain_patterns_on_real_abstracts() -> None:
+    path = SHARED / "evidence_inference" / "dev.jsonl"
+    if not path.is_file():
+        pytest.skip("../shared/data is absent")
+    texts = {prompt.abstract for prompt in read_prompts(path)}
+    found = [_statistics_found(text) for text in texts]
+    assert found == [_plain_statistics_found(text) for text in texts]
+    assert sum(len(p) + len(i) for p, i in found) > 1000  # the abstracts report many

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +27,7 @@ CLASSES = (-1, 0, 1)
 MODEL_ENV = "DACG_CONFIDENCE_MODEL"
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "data" / "models" / "confidence_lr.json"
 MAX_CONFIDENCE = 0.95
+MAX_KNOWN_FEATURE_SETS = 100_000
 
 
 def features(candidate: Candidate) -> list[str]:
@@ -57,18 +58,31 @@ class ConfidenceModel:
     weights: dict[str, tuple[float, float, float]]
     name: str = "calibrated"
     meta: dict[str, object] | None = None
+    # features -> probabilities: readings share a few hundred feature sets
+    _known: dict[tuple[str, ...], tuple[float, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
-    def probabilities(self, candidate: Candidate) -> np.ndarray:
+    def probabilities(self, candidate: Candidate) -> tuple[float, ...]:
+        """P(class) for CLASSES, remembered per feature set."""
+        key = tuple(features(candidate))
+        known = self._known.get(key)
+        if known is None:
+            if len(self._known) > MAX_KNOWN_FEATURE_SETS:
+                self._known.clear()
+            known = self._known[key] = self._probabilities(key)
+        return known
+
+    def _probabilities(self, names: tuple[str, ...]) -> tuple[float, ...]:
         # Summed in Python floats (the same IEEE additions as numpy's, without its
         # per-call overhead on three numbers).
         sums = [0.0] * len(CLASSES)
-        for feature in features(candidate):
+        for feature in names:
             w = self.weights.get(feature)
             if w is not None:
                 sums = [a + b for a, b in zip(sums, w, strict=True)]
         scores = np.array(sums)
         exp = np.exp(scores - scores.max())
-        return np.asarray(exp / exp.sum())
+        return tuple(float(p) for p in exp / exp.sum())
 
     def refine(self, candidate: Candidate) -> Reading | None:
         """The rules' reading with confidence = P(its polarity is right)."""

