@@ -350,7 +350,7 @@ def _longest(mentions: list[Mention]) -> list[Mention]:
     taken: set[int] = set()
     for m in sorted(mentions, key=lambda m: (-m.score, m.start - m.end)):
         span = range(m.start, m.end)
-        if not any(i in taken for i in span):
+        if taken.isdisjoint(span):
             taken.update(span)
             chosen.append(m)
     return sorted(chosen, key=lambda m: m.start)

@@ -87,11 +87,11 @@ class Sentence:
             return True
         if self.stats:
             return False
-        return any(self.words[i] in OBJECTIVE_WORDS for i in range(self.start, self.end))
+        return not OBJECTIVE_WORDS.isdisjoint(self.words[self.start:self.end])
 
     @property
     def hedged(self) -> bool:
-        return any(self.words[i] in HEDGES for i in range(self.start, self.end))
+        return not HEDGES.isdisjoint(self.words[self.start:self.end])
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,8 +218,8 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     stat = nearest_significance(sentence.stats, sentence.token_chars[tail.start]
                                 - sentence.char_start)
     significance = stat.significance if stat else Significance.NOT_REPORTED
-    said_significant = any(words[i] in SIGNIFICANT_WORDS for i in range(start, end)
-                           if not _inside(i, sentence.nulls))
+    said_significant = any(words[i] in SIGNIFICANT_WORDS and not _inside(i, sentence.nulls)
+                           for i in range(start, end))
     hedged = sentence.hedged
     if cue_at is not None and null_span is not None:
         cue_distance = _distance(cue_at, cue_at + 1, tail)
