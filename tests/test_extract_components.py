@@ -34,6 +34,8 @@ from pipeline.extraction.nlp import (
     MAX_PARENTHESIS_TOKENS,
     ParenthesisMatcher,
     SequenceMatcher,
+    SuffixSearch,
+    _rule_ends,
     build_nlp,
 )
 from pipeline.extraction.rules import (
@@ -115,6 +117,8 @@ def test_a_larger_tokenizer_cache_gives_the_same_tokens() -> None:
     small, large = build_nlp(stock=True).tokenizer, build_nlp().tokenizer
     small.max_cache_size = 3
     assert large.max_cache_size >= 100_000
+    assert isinstance(large.suffix_search.__self__, SuffixSearch)
+    assert not isinstance(small.suffix_search.__self__, SuffixSearch)
     texts = [*TEXTS, "Vitamin D. e.g. (i.e. n=3) vs. :) 5 mg/d, p<0.05), IL-6's level."]
     for text in [*texts, *texts]:
         assert [t.text for t in small(text)] == [t.text for t in large(text)]
@@ -305,3 +309,53 @@ def test_statistics_patterns_are_the_plain_patterns_on_real_abstracts() -> None:
     found = [_statistics_found(text) for text in texts]
     assert found == [_plain_statistics_found(text) for text in texts]
     assert sum(len(p) + len(i) for p, i in found) > 1000  # the abstracts report many
+
+
+_SUFFIX_PIECES = st.sampled_from([
+    "a", "Z", "1", "42", ".", "..", "...", ",", ":", ";", "!", "?", "'", "'s", "’s", "'S",
+    "n't", '"', ")", "]", "}", "(", "%", "°", "°C", "°F", "km", "mg", "kg", "ml", "g", "h",
+    "$", "€", "£", "+", "-", "–", "—", "/", "…", "。", "·", "‰", "x", "’", "”", "»", "\n",
+    " ", "é", "ß", "İ", "١٢"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_SUFFIX_PIECES, max_size=8).map("".join))
+def test_suffix_search_is_the_suffix_regex(fast: Language, text: str) -> None:
+    search = fast.tokenizer.suffix_search
+    assert isinstance(search.__self__, SuffixSearch)
+    found, expected = search(text), search.__self__.whole.search(text)
+    assert (found and found.span()) == (expected and expected.span())
+
+
+def test_suffix_search_is_the_suffix_regex_on_real_words(fast: Language) -> None:
+    path = SHARED / "evidence_inference" / "dev.jsonl"
+    if not path.is_file():
+        pytest.skip("../shared/data is absent")
+    search = fast.tokenizer.suffix_search
+    words = {w for prompt in read_prompts(path) for w in prompt.abstract.split()}
+    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+    found = [(m and m.span()) for m in map(search, prefixes)]
+    assert found == [(m and m.span()) for m in map(search.__self__.whole.search, prefixes)]
+    assert sum(1 for span in found if span) > 5_000
+
+
+_RULES = ["[a-c]", "x?", "(ab)", "q|rs", "(?:q|rs)", "(?<=1)z", r"\d+", "(?:y(?:zz|c))",
+          "[^a]b", "é+"]
+
+
+@pytest.mark.parametrize(("rule", "ends"), [
+    ("[a-c]", {"a", "b", "c"}), ("(?:ab)", {"b"}), ("(?:q|rs)", {"q", "s"}),
+    ("(?<=1)z", {"z"}), ("(?:y(?:zz|c))", {"z", "c"}), ("é+", {"é"}), ("x?", None),
+    (r"\d+", None), ("[^a]b", {"b"}), ("a(?=b)", None),
+    ("(ab)", {"b"}), ("q|rs", None),  # unanchored "q": it matches anywhere
+    ("b\\", None)])  # "b\\$" is the text "b$", anywhere
+def test_characters_a_rule_ends_with(rule: str, ends: set[str] | None) -> None:
+    assert _rule_ends(rule) == (frozenset(ends) if ends is not None else None)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(list("abcxqrsyz1é\n")), max_size=8).map("".join))
+def test_suffix_search_of_any_rules_is_their_regex(text: str) -> None:
+    search = SuffixSearch(_RULES)
+    found, expected = search.search(text), search.whole.search(text)
+    assert (found and found.span()) == (expected and expected.span())
