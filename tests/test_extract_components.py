@@ -39,8 +39,11 @@ from pipeline.extraction.nlp import (
     build_nlp,
 )
 from pipeline.extraction.rules import (
+    COMPARE_PHRASES,
+    DEFINITION_PHRASES,
     MAX_PATTERN_TOKENS,
     NULL_PATTERNS,
+    NULL_PHRASES,
     PATTERN_TRIGGERS,
     WITHIN_PATTERNS,
 )
@@ -359,3 +362,20 @@ def test_suffix_search_of_any_rules_is_their_regex(text: str) -> None:
     search = SuffixSearch(_RULES)
     found, expected = search.search(text), search.whole.search(text)
     assert (found and found.span()) == (expected and expected.span())
+
+
+def test_no_lexicon_phrase_crosses_a_sentence_end(fast: Language) -> None:
+    # Lexicon.phrases_in runs per sentence; a phrase holding a sentence-final mark before
+    # its last token could start in one sentence and end in the next.
+    marks = set(fast.get_pipe("sentencizer").punct_chars)
+    for phrase in (*NULL_PHRASES, *COMPARE_PHRASES, *DEFINITION_PHRASES):
+        assert not marks & {t.text for t in fast.make_doc(phrase)[:-1]}, phrase
+    extractor = RuleExtractor(nlp=fast)
+    doc = fast("Pain was similar. There was no significant difference in pain (n.s.). "
+               "Compared with placebo, it was not different.")
+    whole = extractor.lexicon.phrases_in(doc)
+    for sentence in doc.sents:
+        found = extractor.lexicon.phrases_in(sentence)
+        assert found == {label: [s for s in spans if sentence.start <= s[0] < sentence.end]
+                         for label, spans in whole.items()}
+    assert sum(map(len, whole.values())) == 6

@@ -106,7 +106,6 @@ class _Parsed:
     token_ends: list[int]
     bounds: dict[int, int]  # sentence start token -> end token
     starts: list[int]  # sentence start tokens, in order
-    phrases: dict[str, list[tuple[int, int]]]
     background: set[int]
     sentences: dict[int, Sentence]  # read lazily, once
     abbreviations: list[tuple[str, str]]  # scispacy's (short, long) pairs, each once
@@ -210,7 +209,7 @@ class RuleExtractor:
         starts = [0, *(numpy.flatnonzero(columns[1:, 2] == 1) + 1).tolist()]
         bounds = dict(zip(starts, [*starts[1:], len(doc)], strict=True))
         parsed = _Parsed(doc, text, stems, words, chars, ends, bounds, starts,
-                         self.lexicon.phrases_in(doc), set(), {}, abbreviation_pairs(doc, text),
+                         set(), {}, abbreviation_pairs(doc, text),
                          DocTokens(doc, lower), stem_positions(stems))
         parsed.background = _background(parsed)
         return parsed
@@ -271,14 +270,14 @@ class RuleExtractor:
 
     def _sentence(self, parsed: _Parsed, start: int) -> Sentence:
         """The sentence starting at `start`, with its lexicon matches and statistics (the
-        windowed patterns run here, only on sentences that mention something)."""
+        lexicon runs here, only on sentences that mention something)."""
         if start in parsed.sentences:
             return parsed.sentences[start]
         end = parsed.bounds[start]
         text = parsed.sentence_text(start)
-        found = {k: [s for s in v if start <= s[0] < end] for k, v in parsed.phrases.items()}
-        for label, spans in self.lexicon.patterns_in(parsed.doc[start:end],
-                                                           parsed.words).items():
+        span = parsed.doc[start:end]
+        found = self.lexicon.phrases_in(span)
+        for label, spans in self.lexicon.patterns_in(span, parsed.words).items():
             found[label] += spans
         sentence = Sentence(start, end, text, parsed.token_chars[start], parsed.words,
                             parsed.token_chars, found["NULL"], found["COMPARE"],

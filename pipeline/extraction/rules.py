@@ -158,9 +158,9 @@ MAX_PATTERN_TOKENS = max(len(p) for p in (*NULL_PATTERNS, *WITHIN_PATTERNS))
 
 
 class Lexicon:
-    """The lexicon's phrases as a spaCy PhraseMatcher (run once per doc) and its windowed
-    patterns as a Matcher (run per sentence, only where a reading is needed: wildcard
-    patterns cost more than the whole tokenizer)."""
+    """The lexicon's phrases as a spaCy PhraseMatcher and its windowed patterns as a
+    Matcher, both run per sentence, only where a reading is needed (wildcard patterns
+    cost more than the whole tokenizer)."""
 
     LABELS = ("NULL", "COMPARE", "DEFINITION", "WITHIN")
 
@@ -174,9 +174,11 @@ class Lexicon:
         self.patterns.add("WITHIN", WITHIN_PATTERNS)
         self.names = {nlp.vocab.strings[name]: name for name in self.LABELS}
 
-    def phrases_in(self, doc: Doc) -> dict[str, list[tuple[int, int]]]:
+    def phrases_in(self, sentence: Doc | Span) -> dict[str, list[tuple[int, int]]]:
+        """Phrase matches (doc positions). Run per sentence: no phrase holds a sentence
+        end before its last token, so none crosses from one sentence into the next."""
         found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
-        for match_id, start, end in self.phrases(doc):
+        for match_id, start, end in self.phrases(sentence):
             found[self.names[match_id]].append((start, end))
         return found
 
