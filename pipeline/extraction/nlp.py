@@ -12,7 +12,8 @@ spaCy's Matcher builds a Python Token object for every token of the doc, twice p
 which made the detector about a fifth of the extractor's time; the drop-ins read one
 array of token ids. For the same reason the sentencizer is spaCy's, with its `predict`
 reading token ids (`ArraySentencizer`: same boundaries). The tokenizer keeps more chunks
-in its cache (TOKENIZER_CACHE_CHUNKS).
+in its cache (TOKENIZER_CACHE_CHUNKS) and searches suffixes with only the rules that can
+end in a word's last character (`SuffixSearch`: same matches).
 """
 
 from __future__ import annotations
