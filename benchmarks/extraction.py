@@ -32,12 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.extraction.calibration import load_default_model  # noqa: E402
+from pipeline.extraction.cli import EI_DEV  # noqa: E402
 from pipeline.extraction.evaluate import read_prompts  # noqa: E402
 from pipeline.extraction.extractor import RuleExtractor, default_extractor  # noqa: E402
 from pipeline.extraction.nlp import build_nlp  # noqa: E402
 from pipeline.model import Abstract, Entity, Query  # noqa: E402
 
-EI_DEV = ROOT.parent / "shared" / "data" / "evidence_inference" / "dev.jsonl"
 SIMULATED = ROOT / "data" / "simulated" / "abstracts.jsonl"
 CHUNK = 50
 

@@ -10,15 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.extraction.calibration import DEFAULT_MODEL, ConfidenceModel
-from pipeline.extraction.cli import app
+from pipeline.extraction.cli import EI_DEV, EI_TRAIN, app
 from pipeline.extraction.evaluate import Report, evaluate, read_prompts
 from pipeline.extraction.extractor import default_extractor
 from pipeline.graph.evidence_file import parse_evidence_line
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-EI_DEV = SHARED / "evidence_inference" / "dev.jsonl"
-EI_TRAIN = SHARED / "evidence_inference" / "train_evidence.jsonl"
 needs_data = pytest.mark.skipif(not EI_DEV.is_file(), reason="../shared/data is absent")
 runner = CliRunner()
 

@@ -9,7 +9,6 @@ import html
 import re
 import unicodedata
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
 from spacy.tokens import Doc
 
+from pipeline.extraction.cli import EI_DEV
 from pipeline.extraction.evaluate import read_prompts
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.mentions import (
@@ -56,8 +56,6 @@ from pipeline.extraction.text import (
     clean_text,
 )
 from pipeline.model import Abstract, Entity, Query
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 TEXTS = [
     "Low-molecular-weight heparin (LMWH) was compared with unfractionated heparin (UFH). "
@@ -305,10 +303,9 @@ def test_statistics_patterns_are_the_plain_patterns(text: str) -> None:
 
 
 def test_statistics_patterns_are_the_plain_patterns_on_real_abstracts() -> None:
-    path = SHARED / "evidence_inference" / "dev.jsonl"
-    if not path.is_file():
+    if not EI_DEV.is_file():
         pytest.skip("../shared/data is absent")
-    texts = {prompt.abstract for prompt in read_prompts(path)}
+    texts = {prompt.abstract for prompt in read_prompts(EI_DEV)}
     found = [_statistics_found(text) for text in texts]
     assert found == [_plain_statistics_found(text) for text in texts]
     assert sum(len(p) + len(i) for p, i in found) > 1000  # the abstracts report many
@@ -331,11 +328,10 @@ def test_suffix_search_is_the_suffix_regex(fast: Language, text: str) -> None:
 
 
 def test_suffix_search_is_the_suffix_regex_on_real_words(fast: Language) -> None:
-    path = SHARED / "evidence_inference" / "dev.jsonl"
-    if not path.is_file():
+    if not EI_DEV.is_file():
         pytest.skip("../shared/data is absent")
     search = fast.tokenizer.suffix_search
-    words = {w for prompt in read_prompts(path) for w in prompt.abstract.split()}
+    words = {w for prompt in read_prompts(EI_DEV) for w in prompt.abstract.split()}
     prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
     found = [(m and m.span()) for m in map(search, prefixes)]
     assert found == [(m and m.span()) for m in map(search.__self__.whole.search, prefixes)]

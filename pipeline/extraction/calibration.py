@@ -73,14 +73,11 @@ class ConfidenceModel:
         return known
 
     def _probabilities(self, names: tuple[str, ...]) -> tuple[float, ...]:
-        # Summed in Python floats (the same IEEE additions as numpy's, without its
-        # per-call overhead on three numbers).
-        sums = [0.0] * len(CLASSES)
+        scores = np.zeros(len(CLASSES))
         for feature in names:
             w = self.weights.get(feature)
             if w is not None:
-                sums = [a + b for a, b in zip(sums, w, strict=True)]
-        scores = np.array(sums)
+                scores += w
         exp = np.exp(scores - scores.max())
         return tuple(float(p) for p in exp / exp.sum())
 

@@ -38,6 +38,7 @@ from spacy.pipeline.senter import senter_score
 from spacy.strings import get_string_id
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
+from spacy.util import compile_suffix_regex
 from spacy.vocab import Vocab
 
 MODEL_ENV = "DACG_SPACY_MODEL"
@@ -151,7 +152,7 @@ class SuffixSearch:
 
     def __init__(self, rules: list[str]) -> None:
         self.rules = [(rule, _rule_ends(rule)) for rule in rules]
-        self.whole = re.compile("|".join(rule + "$" for rule in rules))
+        self.whole = compile_suffix_regex(rules)
         self.pattern = self.whole.pattern
         self._by_last: dict[str, re.Pattern[str] | None] = {}
 
@@ -280,8 +281,8 @@ def fast_suffixes(tokenizer: Tokenizer, suffixes: Iterable[Any]) -> None:
     language's own rule set."""
     rules = [rule for rule in suffixes if isinstance(rule, str) and rule.strip()]
     whole = getattr(tokenizer.suffix_search, "__self__", None)
-    if rules and isinstance(whole, re.Pattern) and whole.pattern == "|".join(
-            rule + "$" for rule in rules):
+    if rules and isinstance(whole, re.Pattern) and (
+            whole.pattern == compile_suffix_regex(rules).pattern):
         tokenizer.suffix_search = SuffixSearch(rules).search
 
 
