@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.evaluation.harness import evaluate, write_report
+from pipeline.evaluation.ledger import counts_markdown, ledger
 from pipeline.evaluation.medevidence import FiveWay, evaluate_policy, halves, majority_note
 from pipeline.evaluation.metrics import (
     bootstrap_ci,
@@ -35,6 +36,7 @@ from pipeline.evaluation.replay import (
 )
 from pipeline.evaluation.report import Claim, check_claims
 from pipeline.evaluation.tuning import thresholds_from_json, tune
+from pipeline.inference.evidence_body import FirmnessRule
 from pipeline.inference.features import FEATURE_VERSION
 from pipeline.stopping.policies import FixedBudget, KLOnly
 from pipeline.stopping.structural import DensityStability, EvidencePlateau, PathDiscovery
@@ -352,43 +354,98 @@ def test_bench_tune_reads_only_the_validation_split(tmp_path: Path) -> None:
 
 # --- MedEvidence ------------------------------------------------------------------------
 
-def me_step(t: int, label: str, top: float, pmid: str | None = None,
-            query: str = "0") -> StepRecord:
-    rest = (1.0 - top) / 2
-    others = [k for k in ("Increases", "NoEffect", "Decreases") if k != label]
-    posterior = ({label: top, others[0]: rest, others[1]: rest} if label != "NoEvidence"
-                 else dict.fromkeys(("Increases", "NoEffect", "Decreases"), 1 / 3))
-    evidence = [{"pmid": pmid, "head": "a", "tail": "b", "polarity": 1}] if pmid else []
-    return replace(step(t, label, query=query), posterior=posterior, new_evidence=evidence)
+def me_step(t: int, label: str, findings: tuple[tuple[str, int, float], ...] = (),
+            query: str = "0", read: tuple[str, ...] = ()) -> StepRecord:
+    """A MedEvidence step: direct a -> b findings (pmid, polarity, confidence) and the
+    PMIDs read (the findings' PMIDs when not given)."""
+    evidence = [{"pmid": p, "head": "a", "tail": "b", "polarity": pol, "confidence": c}
+                for p, pol, c in findings]
+    return replace(step(t, label, query=query), new_evidence=evidence,
+                   retrieved_pmids=list(read or dict.fromkeys(p for p, _, _ in findings)))
 
 
 def test_five_way_mapping_by_hand() -> None:
-    run = [me_step(1, "NoEvidence", 0.0), me_step(2, "Increases", 0.7, "p1"),
-           me_step(3, "Increases", 0.9, "p2")]
-    assert FiveWay().answer(run[:1]) == "insufficient data"  # no path
-    assert FiveWay(0.8, 1).answer(run[:2]) == "uncertain effect"  # 0.7 < 0.8
-    assert FiveWay(0.8, 1).answer(run) == "higher"
-    assert FiveWay(0.0, 3).answer(run) == "insufficient data"  # 2 studies < 3
-    assert FiveWay().answer([me_step(1, "NoEffect", 0.9, "p")]) == "no difference"
-    assert FiveWay().answer([me_step(1, "Decreases", 0.9, "p")]) == "lower"
+    # p1 finds +1 at 0.6, p2 finds 0 at 0.2 (share of +1: 0.6 / 0.8 = 0.75); a mediator
+    # row a -> m is not a direct finding; p3 is read but gives no finding
+    mediator = {"pmid": "p3", "head": "a", "tail": "m", "polarity": -1, "confidence": 0.9}
+    run = [me_step(1, "NoEvidence", read=("p0",)),
+           me_step(2, "Increases", (("p1", 1, 0.6),)),
+           replace(me_step(3, "Increases", (("p2", 0, 0.2), ("p1", 1, 0.3))),
+                   retrieved_pmids=["p2", "p3"]),
+           ]
+    run[2].new_evidence.append(mediator)
+    sizes = {"p1": 100, "p2": 50, "p3": 1000}
+    assert FiveWay().answer(run[:1], sizes) == "insufficient data"  # no path
+    assert FiveWay().answer(run, sizes) == "higher"
+    assert FiveWay(FirmnessRule(min_studies=3)).answer(run, sizes) == "insufficient data"
+    assert FiveWay(FirmnessRule(min_studies=2)).answer(run, sizes) == "higher"
+    assert FiveWay(FirmnessRule(min_share=0.8)).answer(run, sizes) == "uncertain effect"
+    assert FiveWay(FirmnessRule(min_share=0.7)).answer(run, sizes) == "higher"
+    assert FiveWay(FirmnessRule(min_support=0.7)).answer(run, sizes) == "uncertain effect"
+    # participants of every study read, p3 included: 100 + 50 + 1000
+    assert FiveWay(FirmnessRule(min_participants=1151)).answer(run, sizes) == (
+        "uncertain effect")
+    assert FiveWay(FirmnessRule(min_participants=1150)).answer(run, sizes) == "higher"
+    # at step 2 only p1 was read: 100 participants
+    assert FiveWay(FirmnessRule(min_participants=101)).answer(run[:2], sizes) == (
+        "uncertain effect")
+    assert FiveWay().answer([me_step(1, "NoEffect", (("p", 0, 0.5),))], {}) == "no difference"
+    assert FiveWay().answer([me_step(1, "Decreases", (("p", -1, 0.5),))], {}) == "lower"
 
 
 def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
     assert halves(["1", "2", "3", "10"]) == (["2", "10"], ["1", "3"])
-    # even questions: a 0.7 posterior is right to call "uncertain"; odd ones are definite
-    runs = {q: [me_step(1, "Increases", 0.7, "p", q)] for q in ("0", "2", "4")}
-    runs |= {q: [me_step(1, "Increases", 0.9, "p", q)] for q in ("1", "3")}
+    # every question: one study finding +1 at 0.9; even ones are uncertain exactly when
+    # small (50 and 80 participants against 500), so 100 participants is the first grid
+    # point to get all three right
+    sizes = {"0": 50, "2": 80, "4": 500, "1": 300, "3": 120}
+    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in sizes}
     gold = {"0": "uncertain effect", "2": "uncertain effect", "4": "higher",
             "1": "higher", "3": "lower"}
     stops = dict.fromkeys(runs, 1)
-    row = evaluate_policy(runs, stops, gold)
-    assert row.mapping == FiveWay(0.8, 1)  # first grid point to reach 2/3 on the even half
-    assert row.tuning_accuracy == pytest.approx(2 / 3)
-    assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)
+    row = evaluate_policy(runs, stops, gold, sizes)
+    assert row.mapping == FiveWay(FirmnessRule(1, 0.0, 0.0, 100))
+    assert row.tuning_accuracy == 1.0
+    assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)  # "3" is answered higher
     assert row.recall["higher"] == 1.0 and row.recall["lower"] == 0.0
-    assert row.all_accuracy == pytest.approx(3 / 5)
+    assert row.all_accuracy == pytest.approx(4 / 5)
     # 3-way on the three definite questions: the label at the stop, no mapping involved
     assert (row.three_way_n, row.three_way_accuracy) == (3, pytest.approx(2 / 3))
+
+
+def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
+    sizes: dict[str, int] = {}
+    runs = {
+        # right: not in the ledger
+        "0": [me_step(1, "Increases", (("a", 1, 0.5),), "0")],
+        # no study gave a direct finding
+        "1": [me_step(1, "NoEvidence", read=("b",), query="1")],
+        # findings, none of them the review's direction
+        "2": [me_step(1, "NoEffect", (("c", 0, 0.5),), "2")],
+        # wrong at the stop (step 1), right after every study (step 2)
+        "3": [me_step(1, "NoEffect", (("d", 0, 0.5),), "3"),
+              me_step(2, "Decreases", (("e", -1, 0.9),), "3")],
+        # a study found the review's direction, the pooled label is another
+        "4": [me_step(1, "NoEffect", (("f", 0, 0.9), ("g", -1, 0.2)), "4")],
+        # the label is right, the judgement of firmness is not
+        "5": [me_step(1, "Increases", (("h", 1, 0.1),), "5")],
+        # the review is uncertain, the answer definite
+        "6": [me_step(1, "Increases", (("i", 1, 0.9),), "6")],
+    }
+    gold = {"0": "higher", "1": "higher", "2": "higher", "3": "lower", "4": "lower",
+            "5": "higher", "6": "uncertain effect"}
+    stops = {q: 1 for q in runs}
+    wrong = ledger(runs, stops, gold, FiveWay(FirmnessRule(min_support=0.3)), sizes,
+                   {"2": True})
+    assert [(w.question_id, w.cause) for w in wrong] == [
+        ("1", "no finding"), ("2", "reading"), ("3", "stopped early"), ("4", "pooling"),
+        ("5", "firmness"), ("6", "firmness")]  # in question order
+    assert [s.pmid for s in wrong[3].studies] == ["f", "g"]
+    assert wrong[0].studies[0].polarity is None  # read, no finding
+    table = counts_markdown(wrong, len(runs))
+    assert "| reading | 1 | 0 | 1 |" in table  # flagged fulltext
+    assert "| firmness | 1 | 1 | 0 |" in table
+    assert "6 wrong of 7 questions." in table
 
 
 def test_majority_note_counts_the_majority_answer() -> None:

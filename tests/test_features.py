@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from pipeline.extraction.study import sample_size
+from pipeline.extraction.study import participants, sample_size
 from pipeline.inference.features import (
     FAVOURABLE,
     FEATURE_GROUPS,
@@ -116,3 +116,18 @@ def test_small_study_excess_ties_keep_reading_order() -> None:
 ])
 def test_sample_size_from_the_text(text: str, size: int | None) -> None:
     assert sample_size(Abstract("1", "t", text)) == size
+
+
+@pytest.mark.parametrize(("text", "size"), [
+    ("A total of 1,563 Peruvian military recruits were vaccinated.", 1563),
+    ("In this trial 120 infants were randomly assigned to two groups.", 120),
+    ("We randomized 48 children with asthma (n = 24 per arm).", 48),
+    ("Outcomes were compared (n = 45) at 12 weeks.", 45),
+    ("The trial followed 310 pregnant women for a year.", 310),
+    # the stated total wins over a count met earlier
+    ("Of 30 centres, 12 children ... a total of 640 participants.", 640),
+    ("Published in 2019; 2 groups; one patient.", None),  # no count of people
+    ("In 1 patient the drug was stopped.", None),  # a case, not a study's size
+])
+def test_participants_from_the_text(text: str, size: int | None) -> None:
+    assert participants(Abstract("1", "t", text)) == size

@@ -115,3 +115,32 @@ def test_medevidence_questions_record_one_abstract_per_step(tmp_path: Path) -> N
     for steps in read_trajectories(out).values():
         assert all(len(s.retrieved_pmids) == 1 for s in steps)
         assert len({s.retrieved_pmids[0] for s in steps}) == len(steps)
+
+
+@pytest.mark.skipif(not MEDEVIDENCE.is_file(), reason="../shared/data/medevidence is absent")
+def test_medevidence_ledger_files_every_wrong_answer_once(tmp_path: Path) -> None:
+    """The ledger and the 5-way score are two readings of the same answers: the ledger
+    must list exactly the questions the score counts as wrong."""
+    from pipeline.evaluation.ledger import CAUSES
+
+    queries, source = open_benchmark(str(MEDEVIDENCE))
+    out = tmp_path / "m.jsonl"
+    record(str(MEDEVIDENCE), queries[:16], out, budget=20, opened=(queries, source))
+    report = tmp_path / "report"
+    scored = CliRunner().invoke(app, ["bench", "medevidence", str(out), "--data",
+                                      str(MEDEVIDENCE), "--out", str(report)])
+    assert scored.exit_code == 0, scored.output
+    dacg_row = next(line for line in (report / "medevidence.md").read_text().splitlines()
+                    if line.startswith("| DACG |"))
+    all_dev = float(dacg_row.split("|")[4])  # 5-way on all recorded questions, %
+    filed = CliRunner().invoke(app, ["bench", "ledger", str(out), "--data", str(MEDEVIDENCE),
+                                     "--show"])
+    assert filed.exit_code == 0, filed.output
+    wrong = round(16 * (1 - all_dev / 100))
+    assert f"{wrong} wrong of 16 questions." in filed.output
+    causes = [line.split("cause: ")[1].split(" [")[0] for line in filed.output.splitlines()
+              if line.startswith("Q")]
+    assert len(causes) == wrong and set(causes) <= set(CAUSES)
+    bad = CliRunner().invoke(app, ["bench", "ledger", str(out), "--data", str(MEDEVIDENCE),
+                                   "--half", "third"])
+    assert bad.exit_code == 2 and "unknown half" in bad.output

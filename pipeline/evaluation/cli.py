@@ -231,26 +231,16 @@ def report(
                   highlight=False)
 
 
-@app.command()
-def medevidence(
-    records: RecordsArg,
-    data: Annotated[Path, typer.Option(help="The MedEvidence JSONL the records come from.")]
-    = Path("../shared/data/medevidence/dev.jsonl"),
-    out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
-    = Path("reports/medevidence"),
-    prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
-) -> None:
-    """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
-    from pipeline.evaluation import figures
+MedEvidenceOpt = Annotated[Path, typer.Option(
+    help="The MedEvidence JSONL the records come from.")]
+
+
+def _medevidence_runs(records: list[Path], data: Path, prm: str, thresholds: Path) -> tuple[
+        list[Any], dict[str, list[Any]], dict[str, Any]]:
+    """(questions, scored runs, each policy's outcomes) for recorded MedEvidence questions;
+    every problem is one line."""
     from pipeline.evaluation.harness import scored
-    from pipeline.evaluation.medevidence import (
-        ANSWERS,
-        DEFINITE,
-        evaluate_policy,
-        majority_note,
-        markdown,
-    )
+    from pipeline.evaluation.medevidence import DEFINITE
     from pipeline.evaluation.replay import policies, replay_all
     from pipeline.retrieval.corpus import CorpusError
     from pipeline.retrieval.medevidence import read_medevidence
@@ -261,11 +251,12 @@ def medevidence(
         if not path.is_file():
             raise fail(f"{path}: no such file", 2)
     try:
-        gold = {q.id: q.answer for q in read_medevidence(data)}
+        questions = read_medevidence(data)
         runs = read_records(records)
         model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
     except (CorpusError, ValueError, OSError) as error:
         raise fail(str(error)) from None
+    gold = {q.id: q.answer for q in questions}
     unknown = sorted(set(runs) - set(gold), key=str)
     if unknown:
         raise fail(f"{len(unknown)} recorded queries are not questions of {data}, "
@@ -273,10 +264,35 @@ def medevidence(
     runs = scored(runs, model)
     truth = {q: DEFINITE.get(gold[q], "NoEvidence") for q in runs}
     outcomes = replay_all(policies(_thresholds(thresholds)), runs, truth, with_oracle=False)
-    rows = {name: evaluate_policy(runs, {o.query_id: o.stop for o in outs}, gold)
+    return [q for q in questions if q.id in runs], runs, outcomes
+
+
+@app.command()
+def medevidence(
+    records: RecordsArg,
+    data: MedEvidenceOpt = Path("../shared/data/medevidence/dev.jsonl"),
+    out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
+    = Path("reports/medevidence"),
+    prm: PrmOpt = "data/prm",
+    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+) -> None:
+    """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
+    from pipeline.evaluation import figures
+    from pipeline.evaluation.medevidence import (
+        ANSWERS,
+        evaluate_policy,
+        majority_note,
+        markdown,
+        study_sizes,
+    )
+
+    questions, runs, outcomes = _medevidence_runs(records, data, prm, thresholds)
+    gold = {q.id: q.answer for q in questions}
+    sizes = study_sizes(questions)
+    rows = {name: evaluate_policy(runs, {o.query_id: o.stop for o in outs}, gold, sizes)
             for name, outs in outcomes.items()}
     out.mkdir(parents=True, exist_ok=True)
-    table = markdown(rows) + "\n" + majority_note({q: gold[q] for q in runs})
+    table = markdown(rows) + "\n" + majority_note(gold)
     (out / "medevidence.md").write_text(table, encoding="utf-8")
     shown: dict[str, Mapping[str, float]] = {
         n: rows[n].recall for n in ("k=1", "k=20", "KL-only", "DACG") if n in rows}
@@ -285,3 +301,41 @@ def medevidence(
     console.print(table, markup=False, soft_wrap=True)
     console.print(f"{len(runs)} questions; wrote {out / 'medevidence.md'} and "
                   f"{out / 'medevidence_recall.png'}", highlight=False)
+
+
+@app.command("ledger")
+def ledger_command(
+    records: RecordsArg,
+    data: MedEvidenceOpt = Path("../shared/data/medevidence/dev.jsonl"),
+    policy: Annotated[str, typer.Option(help="The stopping policy whose answers are filed.")]
+    = "DACG",
+    half: Annotated[str, typer.Option(
+        help="Which questions: all, even (the tuning half) or odd (held out).")] = "all",
+    show: Annotated[bool, typer.Option(
+        "--show", help="Also print each wrong answer with every study's sentence.")] = False,
+    prm: PrmOpt = "data/prm",
+    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+) -> None:
+    """File every wrong MedEvidence answer under its cause (issue 14's error ledger): no
+    finding, reading, stopped early, pooling, firmness; the 5-way mapping is the one
+    `bench medevidence` tunes on the even ids."""
+    from pipeline.evaluation.ledger import counts_markdown, details_text, ledger
+    from pipeline.evaluation.medevidence import study_sizes, tune_mapping
+
+    if half not in ("all", "even", "odd"):
+        raise fail(f"unknown half {half!r} (use all, even or odd)", 2)
+    questions, runs, outcomes = _medevidence_runs(records, data, prm, thresholds)
+    if policy not in outcomes:
+        raise fail(f"unknown policy {policy!r} (use one of: {', '.join(outcomes)})", 2)
+    gold = {q.id: q.answer for q in questions}
+    sizes = study_sizes(questions)
+    stops = {o.query_id: o.stop for o in outcomes[policy]}
+    mapping, _ = tune_mapping(runs, {q: s for q, s in stops.items() if int(q) % 2 == 0},
+                              gold, sizes)
+    chosen = {q: s for q, s in stops.items()
+              if half == "all" or int(q) % 2 == (0 if half == "even" else 1)}
+    fulltext = {q.id: q.fulltext_required for q in questions}
+    wrong = ledger(runs, chosen, gold, mapping, sizes, fulltext)
+    console.print(counts_markdown(wrong, len(chosen)), markup=False, soft_wrap=True)
+    if show:
+        console.print(details_text(wrong), markup=False, soft_wrap=True, highlight=False)

@@ -8,6 +8,7 @@ import csv
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from pipeline.evaluation import figures
 from pipeline.evaluation.meta import meta_label, parse_effect
@@ -93,15 +94,19 @@ def evaluate(runs: Runs, truth: Mapping[str, str], thresholds: Thresholds,
     )
 
 
-def direct_study_pmids(steps: Sequence[StepRecord]) -> list[str]:
-    """PMIDs, in reading order, of the studies whose evidence links the query's two
-    entities directly (the endpoints of its paths): mechanism studies report another
-    outcome and have no place in the query's meta-analysis."""
+def direct_rows(steps: Sequence[StepRecord]) -> list[dict[str, Any]]:
+    """The evidence rows, in reading order, that link the query's two entities directly
+    (the endpoints of its paths): mechanism studies report another outcome and have no
+    place in the query's meta-analysis or its body of evidence."""
     ends = next(((p["nodes"][0], p["nodes"][-1]) for s in steps for p in s.top_paths), None)
     if ends is None:
         return []
-    pmids = [e["pmid"] for s in steps for e in s.new_evidence if (e["head"], e["tail"]) == ends]
-    return list(dict.fromkeys(pmids))
+    return [e for s in steps for e in s.new_evidence if (e["head"], e["tail"]) == ends]
+
+
+def direct_study_pmids(steps: Sequence[StepRecord]) -> list[str]:
+    """PMIDs, in reading order, of the studies with a direct row."""
+    return list(dict.fromkeys(e["pmid"] for e in direct_rows(steps)))
 
 
 def trim_and_fill_labels(runs: Runs, texts: Mapping[str, str],

@@ -2,49 +2,66 @@
 
 A question's studies are read one per step in publication-date order (the way evidence
 accumulated for the review). The five answers come from the state at the stop:
-- no path at all, or fewer than `min_studies` studies with evidence -> insufficient data;
-- a posterior whose largest probability is below `certainty` -> uncertain effect;
+- no path at all, or fewer than `min_studies` studies with a direct finding -> insufficient
+  data;
+- the label's studies hold too small a share, or too little, of the findings' confidence,
+  or the studies read have too few participants between them
+  (pipeline/inference/evidence_body.py) -> uncertain effect;
 - else the posterior's label: Increases -> higher, Decreases -> lower, NoEffect -> no
   difference.
-The two thresholds are tuned on one half of dev (even question ids) and reported on the
+The four thresholds are tuned on one half of dev (even question ids) and reported on the
 other half (odd ids); the 3-way accuracy on definite answers needs no tuning.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.metrics import recall_score
 
+from pipeline.evaluation.harness import direct_rows
 from pipeline.evaluation.metrics import bootstrap_ci
+from pipeline.extraction.study import participants
+from pipeline.inference.evidence_body import EvidenceBody, Firmness, FirmnessRule, StudyFinding
+from pipeline.retrieval.medevidence import MedEvidenceQuestion
 from pipeline.trajectory import StepRecord
 
 ANSWERS = ("higher", "lower", "no difference", "uncertain effect", "insufficient data")
 DEFINITE = {"higher": "Increases", "lower": "Decreases", "no difference": "NoEffect"}
 _FROM_LABEL = {label: answer for answer, label in DEFINITE.items()}
-CERTAINTY_GRID = (0.0, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+POLARITY_OF = {"Increases": 1, "NoEffect": 0, "Decreases": -1}
 MIN_STUDIES_GRID = (1, 2, 3)
+MIN_SHARE_GRID = (0.0, 0.5, 0.7, 0.9)
+MIN_SUPPORT_GRID = (0.0, 0.15, 0.3, 0.45, 0.6)
+MIN_PARTICIPANTS_GRID = (0, 100, 150, 200, 300)
+Sizes = Mapping[str, int]  # PMID -> participants, for the studies that state it
+
+
+def evidence_body(read: Sequence[StepRecord], sizes: Sizes) -> EvidenceBody:
+    """The direct findings of the studies read (one per study, its most confident) and the
+    participants of every study read."""
+    studies = {pmid for step in read for pmid in step.retrieved_pmids}
+    return EvidenceBody.of((StudyFinding(str(e["pmid"]), int(e["polarity"]),
+                                         float(e["confidence"])) for e in direct_rows(read)),
+                           sum(sizes.get(pmid, 0) for pmid in studies))
 
 
 @dataclass(frozen=True)
 class FiveWay:
     """How a stopped state maps onto MedEvidence's five answers."""
 
-    certainty: float = 0.0
-    min_studies: int = 1
+    rule: FirmnessRule = FirmnessRule()
 
-    def answer(self, read: Sequence[StepRecord]) -> str:
+    def answer(self, read: Sequence[StepRecord], sizes: Sizes) -> str:
         """The answer from the steps read up to the stop (the last one is the stop)."""
         last = read[-1]
-        studies = {e["pmid"] for s in read for e in s.new_evidence}
-        if not last.informed or len(studies) < self.min_studies:
+        if not last.informed:
             return "insufficient data"
-        if max(last.posterior.values()) < self.certainty:
-            return "uncertain effect"
-        return _FROM_LABEL[last.label]
+        firmness = self.rule.judge(evidence_body(read, sizes), POLARITY_OF[last.label])
+        return _FROM_LABEL[last.label] if firmness is Firmness.DEFINITE else str(firmness)
 
 
 def halves(question_ids: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -54,8 +71,9 @@ def halves(question_ids: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def answers_at(mapping: FiveWay, runs: Mapping[str, Sequence[StepRecord]],
-               stops: Mapping[str, int]) -> dict[str, str]:
-    return {q: mapping.answer([s for s in runs[q] if s.step <= stops[q]]) for q in stops}
+               stops: Mapping[str, int], sizes: Sizes) -> dict[str, str]:
+    return {q: mapping.answer([s for s in runs[q] if s.step <= stops[q]], sizes)
+            for q in stops}
 
 
 def five_way_accuracy(answers: Mapping[str, str], gold: Mapping[str, str]) -> float:
@@ -63,12 +81,13 @@ def five_way_accuracy(answers: Mapping[str, str], gold: Mapping[str, str]) -> fl
 
 
 def tune_mapping(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                 gold: Mapping[str, str]) -> tuple[FiveWay, float]:
+                 gold: Mapping[str, str], sizes: Sizes) -> tuple[FiveWay, float]:
     """The grid point with the best 5-way accuracy on these questions (first on ties)."""
     best, best_accuracy = FiveWay(), -1.0
-    for certainty, min_studies in itertools.product(CERTAINTY_GRID, MIN_STUDIES_GRID):
-        mapping = FiveWay(certainty, min_studies)
-        accuracy = five_way_accuracy(answers_at(mapping, runs, stops), gold)
+    for grid_point in itertools.product(MIN_STUDIES_GRID, MIN_SHARE_GRID, MIN_SUPPORT_GRID,
+                                        MIN_PARTICIPANTS_GRID):
+        mapping = FiveWay(FirmnessRule(*grid_point))
+        accuracy = five_way_accuracy(answers_at(mapping, runs, stops, sizes), gold)
         if accuracy > best_accuracy:
             best, best_accuracy = mapping, accuracy
     return best, best_accuracy
@@ -94,10 +113,10 @@ class MedEvidenceRow:
 
 
 def evaluate_policy(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                    gold: Mapping[str, str], seed: int = 0) -> MedEvidenceRow:
+                    gold: Mapping[str, str], sizes: Sizes, seed: int = 0) -> MedEvidenceRow:
     tuning, held_out = halves(sorted(stops, key=int))
-    mapping, tuning_accuracy = tune_mapping(runs, {q: stops[q] for q in tuning}, gold)
-    answers = answers_at(mapping, runs, stops)
+    mapping, tuning_accuracy = tune_mapping(runs, {q: stops[q] for q in tuning}, gold, sizes)
+    answers = answers_at(mapping, runs, stops, sizes)
     held = [answers[q] == gold[q] for q in held_out]
     low, high = bootstrap_ci(held, seed=seed)
     recall = recall_score([gold[q] for q in held_out], [answers[q] for q in held_out],
@@ -117,7 +136,7 @@ def evaluate_policy(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str
 def markdown(rows: Mapping[str, MedEvidenceRow]) -> str:
     header = ("| Method | Steps | 5-way held-out % (95% CI) | 5-way all dev % | "
               "3-way definite % | recall: higher / lower / no diff / uncertain / "
-              "insufficient | mapping (certainty, min studies) |")
+              "insufficient | mapping (min studies, share, support, participants) |")
     lines = [header, "|---|---:|---:|---:|---:|---|---|"]
     for name, r in rows.items():
         recall = " / ".join(f"{r.recall[a]:.2f}" for a in ANSWERS)
@@ -125,7 +144,8 @@ def markdown(rows: Mapping[str, MedEvidenceRow]) -> str:
             f"| {name} | {r.mean_steps:.2f} | {100 * r.held_out_accuracy:.1f} "
             f"({100 * r.ci_low:.1f}–{100 * r.ci_high:.1f}) | {100 * r.all_accuracy:.1f} | "
             f"{100 * r.three_way_accuracy:.1f} | {recall} | "
-            f"{r.mapping.certainty:g}, {r.mapping.min_studies} |")
+            f"{r.mapping.rule.min_studies}, {r.mapping.rule.min_share:g}, "
+            f"{r.mapping.rule.min_support:g}, {r.mapping.rule.min_participants} |")
     return "\n".join(lines) + "\n"
 
 
@@ -138,3 +158,14 @@ def majority_note(gold: Mapping[str, str]) -> str:
     return (f"Majority answer ({majority!r}, {answers.count(majority)} of {len(answers)}): "
             f"{100 * held:.1f}% on the held-out half, "
             f"{100 * answers.count(majority) / len(answers):.1f}% on all of dev.\n")
+
+
+def study_sizes(questions: Iterable[MedEvidenceQuestion]) -> dict[str, int]:
+    """PMID -> participants, for every study of these questions that states its size."""
+    sizes = {}
+    for question in questions:
+        for abstract in question.abstracts:
+            size = participants(abstract)
+            if size is not None:
+                sizes[abstract.pmid] = size
+    return sizes

@@ -1,9 +1,15 @@
 """Study facts an abstract states about itself, read from its text (no answer key).
 
-Only the sample size for now: the number after "we assigned / analysed / enrolled /
-randomised" ("we assigned 2,654 women ...", "We analysed 1,203 adults ..."). The step
-features of SPEC §4 use it to weigh what large and small studies report (publication bias
-concentrates in small studies), so it must be cheap: one regular-expression search.
+The study's size, read two ways:
+- `sample_size`: the number after "we assigned / analysed / enrolled / randomised" ("we
+  assigned 2,654 women ...", "We analysed 1,203 adults ..."). The step features of SPEC §4
+  use it to weigh what large and small studies report (publication bias concentrates in
+  small studies); it is frozen with the features' version (dacg-features-2), as the
+  shipped PRM was trained on it.
+- `participants`: the same and the other ways real abstracts state it ("A total of 1,563
+  recruits", "120 infants were assigned", "(n = 45)", "in 250 patients"), for judging
+  whether a body of evidence is large enough to be precise (GRADE's imprecision).
+Both are cheap regular-expression searches.
 """
 
 from __future__ import annotations
@@ -16,6 +22,22 @@ SAMPLE_SIZE = re.compile(
     r"\b(?:assigned|allocated|analy[sz]ed|enrolled|randomi[sz]ed|recruited|included)\s+"
     r"(\d{1,3}(?:,\d{3})+|\d+)\b")
 MAX_SAMPLE_SIZE = 10_000_000  # larger numbers are not head counts (years, IDs, typos)
+_COUNT = r"(\d{1,3}(?:,\d{3})+|\d+)"
+_PEOPLE = (r"(?:patients|participants|subjects|women|men|children|infants|neonates|newborns|"
+           r"adults|individuals|volunteers|people|persons|mothers|students|adolescents|"
+           r"pregnancies|recruits|smokers|residents|households|families|survivors|eyes)")
+_ENROL = r"(?:randomi[sz]ed|assigned|allocated|enrolled|recruited|included|studied)"
+# Most telling first: a stated total, a count after an enrolment verb, a counted group
+# that was enrolled, an "n =", and last any counted group of people.
+PARTICIPANT_PATTERNS = tuple(re.compile(p, re.IGNORECASE) for p in (
+    rf"\btotal\s+of\s+{_COUNT}\b",
+    rf"\b(?:{_ENROL}|analy[sz]ed)\s+(?:a\s+total\s+of\s+)?{_COUNT}\b",
+    rf"\b{_COUNT}\s+(?:[a-z-]+\s+){{0,3}}?{_PEOPLE}\b[^.]{{0,60}}?\b(?:were|was)\s+"
+    rf"(?:randomly\s+)?{_ENROL}",
+    rf"\bn\s*=\s*{_COUNT}\b",
+    rf"\b{_COUNT}\s+(?:[a-z-]+\s+){{0,3}}?{_PEOPLE}\b",
+))
+MIN_PARTICIPANTS = 2  # "1 patient" is a case, not a study's size
 
 
 def sample_size(abstract: Abstract) -> int | None:
@@ -26,3 +48,15 @@ def sample_size(abstract: Abstract) -> int | None:
         return None
     size = int(match.group(1).replace(",", ""))
     return size if 0 < size <= MAX_SAMPLE_SIZE else None
+
+
+def participants(abstract: Abstract) -> int | None:
+    """The number of participants the abstract states, from the most telling pattern
+    that gives a plausible count, or None when it states none."""
+    text = abstract.text
+    for pattern in PARTICIPANT_PATTERNS:
+        for match in pattern.finditer(text):
+            size = int(match.group(1).replace(",", ""))
+            if MIN_PARTICIPANTS <= size <= MAX_SAMPLE_SIZE:
+                return size
+    return None

@@ -77,6 +77,7 @@ class MedEvidenceQuestion:
     review_year: int | None
     abstracts: tuple[Abstract, ...]
     relevant_pmids: tuple[str, ...]
+    fulltext_required: bool = False  # the dataset's flag: the abstracts may not suffice
 
     @property
     def scorable(self) -> bool:
@@ -177,6 +178,7 @@ def _question(row: dict[str, Any]) -> MedEvidenceQuestion:
         review_year=row.get("review_year"),
         abstracts=tuple(abstract for _, abstract in dated),
         relevant_pmids=tuple(str(p) for p in row.get("relevant_sources", ())),
+        fulltext_required=str(row.get("fulltext_required", "")).strip().lower() == "yes",
     )
 
 

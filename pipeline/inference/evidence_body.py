@@ -1,0 +1,90 @@
+"""The body of evidence behind a direct answer: is it definite, uncertain or insufficient?
+
+A review does not answer from the direction alone: it says "uncertain effect" when the
+studies disagree or their findings are weak, and "insufficient data" when too few studies
+report the outcome at all. The posterior (posterior.py) says which direction the evidence
+leans; this module says how firmly, from the studies' own findings on the direct
+intervention -> outcome pair (one finding per study, its highest confidence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Firmness(StrEnum):
+    DEFINITE = "definite"
+    UNCERTAIN = "uncertain effect"
+    INSUFFICIENT = "insufficient data"
+
+
+@dataclass(frozen=True, slots=True)
+class StudyFinding:
+    """One study's finding on the direct pair: polarity +1/0/-1 and its confidence."""
+
+    pmid: str
+    polarity: int
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceBody:
+    """The direct findings of distinct studies (one per PMID, its most confident) and the
+    participants of all the studies read (those that state how many they had)."""
+
+    findings: tuple[StudyFinding, ...]
+    participants: int = 0
+
+    @classmethod
+    def of(cls, findings: Iterable[StudyFinding], participants: int = 0) -> EvidenceBody:
+        best: dict[str, StudyFinding] = {}
+        for finding in findings:
+            kept = best.get(finding.pmid)
+            if kept is None or finding.confidence > kept.confidence:
+                best[finding.pmid] = finding
+        return cls(tuple(best[pmid] for pmid in sorted(best)), participants)
+
+    @property
+    def studies(self) -> int:
+        return len(self.findings)
+
+    def support(self, polarity: int) -> float:
+        """Summed confidence of the studies that found `polarity`."""
+        return sum(f.confidence for f in self.findings if f.polarity == polarity)
+
+    def share(self, polarity: int) -> float:
+        """The part of all studies' summed confidence that found `polarity` (0 if none)."""
+        total = sum(f.confidence for f in self.findings)
+        return self.support(polarity) / total if total > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FirmnessRule:
+    """Thresholds of the judgement (tuned on MedEvidence's even question ids).
+
+    Args:
+        min_studies: fewer studies with a direct finding than this is insufficient data.
+        min_share: the answer's share of the summed confidence below this (the studies
+            disagree) is an uncertain effect.
+        min_support: the answer's summed confidence below this (weak, hedged or loosely
+            matched findings only) is an uncertain effect.
+        min_participants: fewer participants in all the studies read than this is an
+            uncertain effect: too small a body of evidence to be precise (GRADE's
+            imprecision; its optimal information size is a few hundred).
+    """
+
+    min_studies: int = 1
+    min_share: float = 0.0
+    min_support: float = 0.0
+    min_participants: int = 0
+
+    def judge(self, body: EvidenceBody, polarity: int) -> Firmness:
+        """How firmly `body` supports the answer whose polarity is `polarity`."""
+        if body.studies < max(1, self.min_studies):
+            return Firmness.INSUFFICIENT
+        if (body.share(polarity) < self.min_share or body.support(polarity) < self.min_support
+                or body.participants < self.min_participants):
+            return Firmness.UNCERTAIN
+        return Firmness.DEFINITE

@@ -1,0 +1,54 @@
+"""The body-of-evidence judgement: exact sums and shares, computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.inference.evidence_body import (
+    EvidenceBody,
+    Firmness,
+    FirmnessRule,
+    StudyFinding,
+)
+
+BODY = EvidenceBody.of([
+    StudyFinding("2", 1, 0.6),
+    StudyFinding("1", 0, 0.3),
+    StudyFinding("2", -1, 0.2),  # the same study again, less confident: dropped
+    StudyFinding("3", 1, 0.1),
+], participants=240)
+
+
+def test_one_finding_per_study_its_most_confident() -> None:
+    assert BODY.findings == (StudyFinding("1", 0, 0.3), StudyFinding("2", 1, 0.6),
+                             StudyFinding("3", 1, 0.1))
+    assert BODY.studies == 3
+
+
+def test_support_and_share_by_hand() -> None:
+    assert BODY.support(1) == pytest.approx(0.7)
+    assert BODY.support(-1) == 0.0
+    assert BODY.share(1) == pytest.approx(0.7 / 1.0)
+    assert BODY.share(0) == pytest.approx(0.3 / 1.0)
+    assert EvidenceBody.of([]).share(1) == 0.0  # nothing to share
+
+
+@pytest.mark.parametrize(("rule", "polarity", "firmness"), [
+    (FirmnessRule(), 1, Firmness.DEFINITE),
+    (FirmnessRule(), -1, Firmness.DEFINITE),  # no thresholds: any answer stands
+    (FirmnessRule(min_studies=4), 1, Firmness.INSUFFICIENT),
+    (FirmnessRule(min_studies=3), 1, Firmness.DEFINITE),
+    (FirmnessRule(min_share=0.71), 1, Firmness.UNCERTAIN),  # 0.7 < 0.71
+    (FirmnessRule(min_share=0.69), 1, Firmness.DEFINITE),
+    (FirmnessRule(min_share=0.5), 0, Firmness.UNCERTAIN),  # the null has 0.3 of 1.0
+    (FirmnessRule(min_support=0.71), 1, Firmness.UNCERTAIN),
+    (FirmnessRule(min_support=0.69), 1, Firmness.DEFINITE),
+    (FirmnessRule(min_participants=241), 1, Firmness.UNCERTAIN),
+    (FirmnessRule(min_participants=240), 1, Firmness.DEFINITE),
+])
+def test_judgement_thresholds(rule: FirmnessRule, polarity: int, firmness: Firmness) -> None:
+    assert rule.judge(BODY, polarity) is firmness
+
+
+def test_no_study_is_insufficient_whatever_the_rule() -> None:
+    assert FirmnessRule(min_studies=0).judge(EvidenceBody.of([]), 0) is Firmness.INSUFFICIENT
