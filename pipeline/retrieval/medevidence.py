@@ -49,7 +49,9 @@ class QuestionFormatError(ValueError):
 
 def parse_question(text: str) -> tuple[str, str | None, str]:
     """(intervention, comparator, outcome). A question missing the "to" between its arms
-    ("comparing high protein low protein") keeps the whole phrase as the intervention."""
+    is split after the first arm's head noun when the second arm repeats it ("comparing
+    high protein concentration low protein concentration"); otherwise the whole phrase is
+    the intervention."""
     match = _QUESTION.match(text)
     if match is None:
         raise QuestionFormatError(f"not a MedEvidence comparison question: {text[:120]!r}")
@@ -58,6 +60,11 @@ def parse_question(text: str) -> tuple[str, str | None, str]:
         parts = separator.split(arms, maxsplit=1)
         if len(parts) == 2:
             return parts[0].strip(), parts[1].strip(), outcome
+    words = arms.split()
+    head = words[-1].lower()
+    for i, word in enumerate(words[:-2], 1):
+        if word.lower() == head:
+            return " ".join(words[:i]), " ".join(words[i:]), outcome
     return arms, None, outcome
 
 
