@@ -34,9 +34,11 @@ DEFINITE = {"higher": "Increases", "lower": "Decreases", "no difference": "NoEff
 _FROM_LABEL = {label: answer for answer, label in DEFINITE.items()}
 POLARITY_OF = {"Increases": 1, "NoEffect": 0, "Decreases": -1}
 MIN_STUDIES_GRID = (1, 2, 3)
-MIN_SHARE_GRID = (0.0, 0.5, 0.7, 0.9)
-MIN_SUPPORT_GRID = (0.0, 0.15, 0.3, 0.45, 0.6)
-MIN_PARTICIPANTS_GRID = (0, 100, 150, 200, 300)
+# Coarse grids: about 60 tuning questions cannot choose finer thresholds without fitting
+# their noise.
+MIN_SHARE_GRID = (0.0, 0.6, 0.9)
+MIN_SUPPORT_GRID = (0.0, 0.2, 0.4)
+MIN_PARTICIPANTS_GRID = (0, 100, 200, 300)
 Sizes = Mapping[str, int]  # PMID -> participants, for the studies that state it
 
 
