@@ -209,16 +209,21 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         return None
     start, end = _clause(sentence, tail)
     words = sentence.words
-    taken = {i for m in (*heads, *comparators, tail) for i in m.tokens}
-    cue_at, sign = _nearest_cue(words, start, end, tail, taken | _parenthesised(
-        words, start, end, tail))
+    arm_tokens = {i for m in (*heads, *comparators) for i in m.tokens}
+    parenthesised = _parenthesised(words, start, end, tail)
+    cue_at, sign = _nearest_cue(words, start, end, tail,
+                                arm_tokens | set(tail.tokens) | parenthesised)
+    if cue_at is None:
+        # the outcome's own wording may carry the direction ('better global
+        # improvement', 'more likely to define the steps'): the sentence says it happened
+        cue_at, sign = _nearest_cue(words, start, end, tail, arm_tokens | parenthesised)
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
                                               cue_at)
     null_span = _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail)
     within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
-    stat = nearest_significance(sentence.stats, sentence.token_chars[tail.start]
-                                - sentence.char_start)
+    offset = sentence.token_chars[tail.start] - sentence.char_start
+    stat = nearest_significance(sentence.stats, offset)
     significance = stat.significance if stat else Significance.NOT_REPORTED
     said_significant = any(words[i] in SIGNIFICANT_WORDS and not _inside(i, sentence.nulls)
                            for i in range(start, end))
@@ -246,9 +251,12 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
             return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, "<numbers>")
         if stat is not None and stat.significance is Significance.NOT_SIGNIFICANT:
             return Reading(0, _bounded(0.5 - 0.15 * hedged), significance, hedged=hedged)
-        if stat is not None and stat.direction:
-            return Reading(stat.direction, _bounded(0.55 - 0.15 * hedged), significance,
-                           hedged=hedged)
+        # an estimate whose interval excludes the null gives its own direction, even when
+        # a bare p-value sits nearer the outcome ('IRR 0.07 (95% CI 0.01-0.57, p=0.013)')
+        estimate = nearest_significance([s for s in sentence.stats if s.direction], offset)
+        if estimate is not None:
+            return Reading(estimate.direction, _bounded(0.55 - 0.15 * hedged),
+                           Significance.SIGNIFICANT, hedged=hedged)
         return None
     flipped = _comparator_is_subject(sentence, start, end, cue_at, heads, comparators)
     polarity = sign * (-1 if flipped else 1) * _modifier_sign(words, heads, start, cue_at)
