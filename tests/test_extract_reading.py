@@ -45,3 +45,28 @@ def test_an_interval_gives_the_direction_when_a_bare_p_is_nearer(
             "(95% CI: 0.01-0.57, p=0.013) for falls.")
     assert polarities(extractor, text, "fall prevention programme", "falls",
                       "usual care") == [-1]
+
+
+ABSTRACT = (
+    "BACKGROUND: Women at an increased risk of fracture were studied. "
+    "METHODS: Women were randomised to alendronate or placebo and the fracture rate was "
+    "measured at 12 months. "
+    "RESULTS: The fracture rate was significantly lower with alendronate than with placebo "
+    "(RR 0.52, 95% CI 0.31 to 0.87). In the subgroup of smokers the fracture rate was "
+    "similar. "
+    "CONCLUSIONS: Alendronate prevents fractures.")
+
+
+def test_the_picker_prefers_the_overall_result_to_design_and_subgroups() -> None:
+    # the RESULTS sentence with the estimate carries the finding; the methods sentence
+    # names the outcome without a result and the subgroup sentence is not the overall one
+    extractor = RuleExtractor()
+    parsed = extractor._parse(Abstract("1", "", ABSTRACT))
+    assert parsed is not None
+    query = Query(Entity.from_name("alendronate"), Entity.from_name("fracture rate"),
+                  Entity.from_name("placebo"))
+    heads, tails, arms = extractor._query_mentions(parsed, query)
+    candidates = list(extractor._candidates(parsed, query.outcome, heads, tails, arms, True))
+    ranked = sorted(candidates, key=lambda c: -extractor._pick_score(parsed, c))
+    assert ranked[0].sentence.text.startswith("RESULTS: The fracture rate was significantly")
+    assert polarities(extractor, ABSTRACT, "alendronate", "fracture rate") == [-1]
