@@ -70,3 +70,22 @@ def test_the_picker_prefers_the_overall_result_to_design_and_subgroups() -> None
     ranked = sorted(candidates, key=lambda c: -extractor._pick_score(parsed, c))
     assert ranked[0].sentence.text.startswith("RESULTS: The fracture rate was significantly")
     assert polarities(extractor, ABSTRACT, "alendronate", "fracture rate") == [-1]
+
+
+@pytest.mark.parametrize("text", [
+    # the direction is stated, then withdrawn by the next clause: a null finding (0)
+    "The success rate was higher with the double dose (79% versus 69%), but the "
+    "difference was not significant.",
+    "The study showed a decrease in the success rate with the double dose; however, this "
+    "decrease was not statistically significant.",
+])
+def test_a_following_clause_that_withdraws_the_finding_makes_it_null(
+        extractor: RuleExtractor, text: str) -> None:
+    assert polarities(extractor, text, "double dose", "success rate", "single dose") == [0]
+
+
+def test_an_unrelated_null_in_the_next_clause_does_not(extractor: RuleExtractor) -> None:
+    # the next clause is about another outcome: the success rate still rose (+1)
+    text = ("The success rate was significantly higher with the double dose (P = 0.01), but "
+            "nausea was similar.")
+    assert polarities(extractor, text, "double dose", "success rate", "single dose") == [1]

@@ -59,6 +59,12 @@ GRADING_WORDS = frozenset({"more", "greater", "larger", "bigger", "less", "small
 CHANGE_WORDS = frozenset(w for w in INCREASE_VERBS | DECREASE_VERBS
                          if w not in GRADING_WORDS and w not in VALENCE_CUES)
 NEGATION_WINDOW = 3
+# '..., but the difference was not significant': the clause after the tail's refers back
+FOLLOW_UP_BREAKS = frozenset({"but", "however", ";"})
+FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
+                                "reduction", "improvement", "change", "effect", "trend",
+                                "it", "this", "these"})
+FOLLOW_UP_WINDOW = 4
 REFERENCE_WINDOW = 5
 SUBJECT_WINDOW = 8
 
@@ -220,6 +226,8 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
                                               cue_at)
     null_span = _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail)
+    if null_span is None:
+        null_span = _null_follow_up(sentence, end)
     within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
     offset = sentence.token_chars[tail.start] - sentence.char_start
@@ -306,6 +314,22 @@ def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) ->
         elif depth:
             inside.add(i)
     return set() if tail.start in inside else inside
+
+
+def _null_follow_up(sentence: Sentence, end: int) -> tuple[int, int] | None:
+    """'X was more frequent with A (79% vs 69%), but the difference was not significant':
+    a null phrase in the next clause, whose subject refers back to the tail's finding."""
+    words = sentence.words
+    if end >= sentence.end or words[end] not in FOLLOW_UP_BREAKS:
+        return None
+    first = end + 1
+    while first < sentence.end and (words[first] == "," or _breaks(words, first)):
+        first += 1  # '; however, this decrease ...'
+    stop = next((i for i in range(first, sentence.end) if _breaks(words, i)), sentence.end)
+    if not any(words[i] in FOLLOW_UP_SUBJECTS
+               for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))):
+        return None
+    return next((s for s in sentence.nulls if first <= s[0] < stop), None)
 
 
 def _breaks(words: Sequence[str], i: int) -> bool:
