@@ -89,3 +89,41 @@ def test_an_unrelated_null_in_the_next_clause_does_not(extractor: RuleExtractor)
     text = ("The success rate was significantly higher with the double dose (P = 0.01), but "
             "nausea was similar.")
     assert polarities(extractor, text, "double dose", "success rate", "single dose") == [1]
+
+
+@pytest.mark.parametrize(("text", "intervention", "outcome", "comparator", "polarity"), [
+    # the comparator is where the change began: fewer cancers with tamoxifen (-1)
+    ("The incidence of breast cancer was reduced from 42.5 per 1000 women in the placebo "
+     "group to 24.8 per 1000 women in the tamoxifen group (P < 0.001).",
+     "tamoxifen", "breast cancer", "placebo", -1),
+    # ... and the same change told the other way round: more cancers with placebo is
+    # fewer with tamoxifen (-1)
+    ("The incidence of breast cancer rose from 24.8 per 1000 women in the tamoxifen group "
+     "to 42.5 per 1000 women in the placebo group (P < 0.001).",
+     "tamoxifen", "breast cancer", "placebo", -1),
+    # protection against malaria is less malaria with the nets (-1)
+    ("Insecticide-treated nets gave a protective efficacy against clinical malaria of 39% "
+     "(95% CI 23 to 52) compared with untreated nets.",
+     "insecticide-treated nets", "clinical malaria", "untreated nets", -1),
+    # both arms improved, the synbiotic arm more: more stool frequency (+1)
+    ("Stool frequency increased in both groups (P < 0.001), with a greater increase in the "
+     "synbiotic group (P = 0.001).", "synbiotic", "stool frequency", "mineral oil alone", 1),
+])
+def test_comparisons_of_changes_and_descriptions(
+        extractor: RuleExtractor, text: str, intervention: str, outcome: str,
+        comparator: str, polarity: int) -> None:
+    assert polarities(extractor, text, intervention, outcome, comparator) == [polarity]
+
+
+def test_a_population_at_increased_risk_is_not_a_finding(extractor: RuleExtractor) -> None:
+    # who was studied, not what happened: no reading at all
+    text = "Tamoxifen was given to women at an increased risk of breast cancer."
+    assert polarities(extractor, text, "tamoxifen", "breast cancer") == []
+
+
+def test_rose_and_fell_are_cues(extractor: RuleExtractor) -> None:
+    # irregular forms were one comma-joined word in the lexicon, so never matched
+    assert polarities(extractor, "Serum ferritin rose with iron compared with placebo "
+                                 "(P = 0.01).", "iron", "serum ferritin") == [1]
+    assert polarities(extractor, "Serum ferritin fell with iron compared with placebo "
+                                 "(P = 0.01).", "iron", "serum ferritin") == [-1]

@@ -241,6 +241,17 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         if (_distance(*null_span, tail) > cue_distance and not negated
                 and significance is Significance.SIGNIFICANT):
             null_span = None
+    graded = _graded_change(words, start, sentence.end) if within else None
+    if graded is not None and not negated:
+        # 'increased in both groups, with a greater increase in the X group': the
+        # comparison of the changes is the between-arm finding
+        polarity = _compound_sign(words, start, sentence.end, graded) * (
+            -1 if _comparator_is_subject(sentence, graded, sentence.end, graded, heads,
+                                         comparators) else 1)
+        if adverse_tail and words[graded + 1] in VALENCE_CUES:
+            polarity = -polarity
+        return Reading(polarity, _bounded(0.6 - 0.15 * hedged), significance, words[graded],
+                       hedged=hedged)
     if within and cue_at is not None and not negated:
         return Reading(0, _bounded(0.45 - 0.15 * hedged), significance, words[cue_at],
                        hedged=hedged)
@@ -350,7 +361,8 @@ def _nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
                  taken: set[int]) -> tuple[int | None, int]:
     best: tuple[int, int] | None = None
     for i in range(start, end):
-        if i in taken or words[i] not in SIGN_OF or _purpose(words, i) or _quantity(words, i):
+        if (i in taken or words[i] not in SIGN_OF or _purpose(words, i) or _quantity(words, i)
+                or _at_risk(words, i)):
             continue
         if words[i] in ("inversely", "inverse", "negatively", "positively") and not (
                 i + 1 < end and words[i + 1] in ASSOCIATION_WORDS):
@@ -375,6 +387,21 @@ def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
         if words[i] in CHANGE_WORDS:
             return SIGN_OF[words[i]] * (1 if sign > 0 else -1)
     return sign
+
+
+def _graded_change(words: Sequence[str], start: int, end: int) -> int | None:
+    """The first comparative that grades a change word ('greater increase', 'more
+    decrease'), from `start` to the end of the sentence."""
+    for i in range(start, end - 1):
+        if words[i] in GRADING_WORDS and words[i + 1] in CHANGE_WORDS:
+            return i
+    return None
+
+
+def _at_risk(words: Sequence[str], i: int) -> bool:
+    """'women at an increased risk of breast cancer': who was studied, not a result."""
+    return (i + 1 < len(words) and words[i + 1] in ("risk", "risks")
+            and "at" in words[max(0, i - 2):i])
 
 
 def _quantity(words: Sequence[str], i: int) -> bool:
@@ -442,6 +469,17 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
             if following:
                 return following[0][2] == "I"
     words = sentence.words
+    change = _from_to(words, cue_at, end)
+    if change is not None:
+        # 'reduced from 42.5 in the placebo group to 24.8 in the X group': the arm after
+        # 'to' is where the change ended, the one after 'from' where it began
+        origin, target = change
+        ended = [a for a in arms if target < a[0] <= target + SUBJECT_WINDOW]
+        began = [a for a in arms if origin < a[0] < target]
+        if ended:
+            return ended[0][2] == "C"
+        if began:
+            return began[0][2] == "I"
     for arm_start, _, role in arms:
         if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and any(
                 words[j] in ARM_PREPOSITIONS for j in range(max(cue_at, arm_start - 3),
@@ -449,6 +487,17 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C"
+
+
+def _from_to(words: Sequence[str], cue_at: int, end: int) -> tuple[int, int] | None:
+    """Positions of 'from' (right after the cue) and the 'to' that follows it."""
+    origin = next((j for j in range(cue_at + 1, min(end, cue_at + 3)) if words[j] == "from"),
+                  None)
+    if origin is None:
+        return None
+    target = next((j for j in range(origin + 1, min(end, origin + SUBJECT_WINDOW * 2))
+                   if words[j] == "to"), None)
+    return (origin, target) if target is not None else None
 
 
 def _numeric_direction(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
