@@ -27,6 +27,8 @@ DESIGN_WORDS = frozenset({"randomized", "randomised", "randomly", "enrolled", "a
 SUBGROUP_WORDS = frozenset({"subgroup", "subgroups", "subset", "subsets", "stratified",
                             "post-hoc", "hoc", "sensitivity", "per-protocol", "exploratory",
                             "secondary", "interaction"})
+# 'between the groups', 'between-group': a comparison of arms without naming them
+BETWEEN_WORDS = frozenset({"between", "between-group", "intergroup", "inter-group"})
 RESULT_SECTIONS = ("RESULT", "FINDING", "EFFICACY", "SAFETY")
 CONCLUSION_SECTIONS = ("CONCLUSION", "INTERPRETATION", "SUMMARY", "DISCUSSION")
 
@@ -43,7 +45,7 @@ class PickerWeights:
     comparison: float = 0.6
     finding: float = 0.6  # a direction cue or a null phrase
     results: float = 0.8
-    conclusion: float = 0.3
+    conclusion: float = -1.0  # conclusions restate and generalise; results carry the numbers
     position: float = 1.0  # x relative position in the abstract (0 first, 1 last)
     aim: float = -3.0
     design: float = -1.2  # design wording without a statistic
@@ -83,7 +85,7 @@ class SentencePicker:
         score += w.statistic * bool(stats)
         score += w.significant * any(s.significance is Significance.SIGNIFICANT
                                      for s in stats)
-        score += w.comparison * bool(sentence.compares)
+        score += w.comparison * (bool(sentence.compares) or not words.isdisjoint(BETWEEN_WORDS))
         score += w.finding * (bool(sentence.nulls) or not words.isdisjoint(SIGN_OF))
         score += w.results * any(label in section for label in RESULT_SECTIONS)
         score += w.conclusion * any(label in section for label in CONCLUSION_SECTIONS)
