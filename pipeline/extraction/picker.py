@@ -29,6 +29,11 @@ SUBGROUP_WORDS = frozenset({"subgroup", "subgroups", "subset", "subsets", "strat
                             "secondary", "interaction"})
 # 'between the groups', 'between-group': a comparison of arms without naming them
 BETWEEN_WORDS = frozenset({"between", "between-group", "intergroup", "inter-group"})
+# Comparisons of the arms before treatment: how alike the groups were, not a result.
+BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
+                    ("before", "intervention"), ("before", "treatment"),
+                    ("baseline", "characteristics"), ("prior", "to", "treatment"),
+                    ("prior", "to", "the", "intervention"))
 RESULT_SECTIONS = ("RESULT", "FINDING", "EFFICACY", "SAFETY")
 CONCLUSION_SECTIONS = ("CONCLUSION", "INTERPRETATION", "SUMMARY", "DISCUSSION")
 
@@ -50,6 +55,7 @@ class PickerWeights:
     aim: float = -3.0
     design: float = -1.2  # design wording without a statistic
     subgroup: float = -0.8
+    baseline: float = -1.5
     hedged: float = -0.3
     title: float = -1.0
     sharpness: float = 0.5  # pooling weight exp(sharpness * (score - best score))
@@ -93,6 +99,7 @@ class SentencePicker:
         score += w.aim * sentence.is_aim
         score += w.design * (not stats and not words.isdisjoint(DESIGN_WORDS))
         score += w.subgroup * (not words.isdisjoint(SUBGROUP_WORDS))
+        score += w.baseline * _has_phrase(sentence, BASELINE_PHRASES)
         score += w.hedged * sentence.hedged
         score += w.title * (signals.title or section == "TITLE")
         return score
@@ -104,3 +111,12 @@ class SentencePicker:
         best = max(scores)
         sharpness = self.weights.sharpness
         return [math.exp(sharpness * (s - best)) for s in scores]
+
+
+def _has_phrase(sentence: Sentence, phrases: Sequence[tuple[str, ...]]) -> bool:
+    words = sentence.words
+    for i in range(sentence.start, sentence.end):
+        for phrase in phrases:
+            if words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase:
+                return True
+    return False
