@@ -130,3 +130,13 @@ def test_rose_and_fell_are_cues(extractor: RuleExtractor) -> None:
                                  "(P = 0.01).", "iron", "serum ferritin") == [1]
     assert polarities(extractor, "Serum ferritin fell with iron compared with placebo "
                                  "(P = 0.01).", "iron", "serum ferritin") == [-1]
+
+
+def test_a_comparator_named_as_the_base_of_a_combination_is_not_the_other_arm(
+        extractor: RuleExtractor) -> None:
+    # 'KNO3 and diode laser' is the combination arm: it reduced the pain (-1); KNO3 here
+    # is not the comparator arm leading the sentence
+    text = ("Synergistic use of 5% KNO3 and diode laser significantly reduced dentinal "
+            "hypersensitivity compared with the other groups (P < 0.001).")
+    assert polarities(extractor, text, "combined 5% KNO3 and the diode laser",
+                      "dentinal hypersensitivity", "5% potassium nitrate (KNO3)") == [-1]

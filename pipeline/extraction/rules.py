@@ -59,6 +59,7 @@ GRADING_WORDS = frozenset({"more", "greater", "larger", "bigger", "less", "small
 CHANGE_WORDS = frozenset(w for w in INCREASE_VERBS | DECREASE_VERBS
                          if w not in GRADING_WORDS and w not in VALENCE_CUES)
 NEGATION_WINDOW = 3
+COMBINATION_JOINERS = frozenset({"and", "plus", "+", "with"})
 # '..., but the difference was not significant': the clause after the tail's refers back
 FOLLOW_UP_BREAKS = frozenset({"but", "however", ";"})
 FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
@@ -438,7 +439,8 @@ def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
     candidates = [(m.start, m.end, "I") for m in heads if start <= m.start < end
                   and not (m.start > 1 and words[m.start - 1] in ("non", "-")
                            and words[m.start - 2] in ("non", "-"))]
-    candidates += [(m.start, m.end, "C") for m in comparators if start <= m.start < end]
+    candidates += [(m.start, m.end, "C") for m in comparators if start <= m.start < end
+                   and not _joined_to_head(words, m, heads)]
     arms: list[tuple[int, int, str]] = []
     for arm in sorted(candidates, key=lambda a: a[0] - a[1]):  # longest first
         if all(arm[1] <= s or arm[0] >= e for s, e, _ in arms):
@@ -453,6 +455,17 @@ def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
                 i + 1] in ("group", "groups", "arm", "patients"):
             arms.append((i, i + 1, "I"))
     return sorted(arms)
+
+
+def _joined_to_head(words: Sequence[str], comparator: Mention,
+                    heads: Sequence[Mention]) -> bool:
+    """'5% KNO3 and diode laser', 'usual care plus exercise': the comparator named as the
+    base of a combination is part of the intervention arm, not the other arm."""
+    joint = comparator.end
+    if joint >= len(words) or words[joint] not in COMBINATION_JOINERS:
+        return False
+    return any(h.start == joint + 1 and not (h.end < len(words) and words[h.end] in (
+        "groups", "arms")) for h in heads)
 
 
 def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
