@@ -77,3 +77,15 @@ def test_the_fallback_reads_only_where_the_rules_read_nothing() -> None:
     read = Abstract("2", "", "Iron significantly increased ferritin compared with placebo "
                              "(p = 0.01).")
     assert with_fallback.extract(read, query) == plain.extract(read, query)
+
+
+def test_the_fallback_does_not_read_a_sentence_that_reports_no_result() -> None:
+    classifier = load_default_classifier()
+    if classifier is None:
+        pytest.skip("no shipped classifier")
+    query = Query(Entity.from_name("dexamethasone"), Entity.from_name("fever duration"),
+                  None)
+    review = Abstract("3", "", "This review summarises the proposed mechanisms of "
+                               "dexamethasone and the clinical outcomes reported so far, "
+                               "such as fever duration.")
+    assert RuleExtractor(fallback=classifier).extract(review, query) == []

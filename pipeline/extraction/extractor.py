@@ -361,7 +361,8 @@ class RuleExtractor:
                                    settings.min_outcome_score)
             candidates = list(self._candidates(parsed, query.outcome, heads, loose,
                                                comparators, True))
-        candidates = [c for c in candidates if not c.sentence.is_aim]
+        candidates = [c for c in candidates
+                      if not c.sentence.is_aim and self.picker.states_result(c.sentence)]
         if not candidates:
             return []
         best = max(candidates, key=lambda c: self._pick_score(parsed, c))

@@ -34,6 +34,10 @@ BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
                     ("before", "intervention"), ("before", "treatment"),
                     ("baseline", "characteristics"), ("prior", "to", "treatment"),
                     ("prior", "to", "the", "intervention"))
+# Words that only a reported result uses ('differed significantly', 'P = ...' aside).
+RESULT_WORDS = frozenset({"significant", "significantly", "differ", "differed", "differs",
+                          "different", "difference", "differences", "versus", "vs",
+                          "compared", "than"})
 RESULT_SECTIONS = ("RESULT", "FINDING", "EFFICACY", "SAFETY")
 CONCLUSION_SECTIONS = ("CONCLUSION", "INTERPRETATION", "SUMMARY", "DISCUSSION")
 
@@ -103,6 +107,15 @@ class SentencePicker:
         score += w.hedged * sentence.hedged
         score += w.title * (signals.title or section == "TITLE")
         return score
+
+    @staticmethod
+    def states_result(sentence: Sentence) -> bool:
+        """Whether the sentence reports a result at all (a statistic, a comparison, a
+        direction or null wording): a review's 'outcomes reported so far, such as X'
+        does not, so the fallback classifier does not read it."""
+        words = sentence.words[sentence.start:sentence.end]
+        return bool(sentence.stats or sentence.compares or sentence.nulls) or not (
+            RESULT_WORDS.isdisjoint(words) and SIGN_OF.keys().isdisjoint(words))
 
     def pooling_weights(self, scores: Sequence[float]) -> list[float]:
         """Each sentence's weight in pooling: 1 for the best, less for the others."""
