@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from pipeline.extraction.calibration import shipped_model
 
 CLASSES = (-1, 0, 1)
 MODEL_ENV = "DACG_FALLBACK_MODEL"
@@ -94,11 +95,8 @@ class FallbackClassifier:
 
 def load_default_classifier() -> FallbackClassifier | None:
     """The shipped weights ($DACG_FALLBACK_MODEL overrides; 'none' turns them off)."""
-    configured = os.environ.get(MODEL_ENV)
-    if configured and configured.lower() == "none":
-        return None
-    path = Path(configured) if configured else DEFAULT_MODEL
-    return FallbackClassifier.load(path) if path.is_file() else None
+    path = shipped_model(MODEL_ENV, DEFAULT_MODEL)
+    return FallbackClassifier.load(path) if path else None
 
 
 def fit(texts: Sequence[str], labels: Sequence[int], groups: Sequence[str],
