@@ -4,6 +4,7 @@ weights on unambiguous sentences, and when the extractor uses it."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ TOY = [("pain was significantly lower with the drug", -1),
        ("the drug increased response rates significantly", 1)]
 
 
-def test_inference_matches_scikit_learn(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_inference_matches_scikit_learn(tmp_path: Path) -> None:
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
