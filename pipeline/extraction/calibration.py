@@ -106,13 +106,20 @@ class ConfidenceModel:
         return cls(weights, str(body.get("name", "calibrated")), body.get("meta"))
 
 
-def load_default_model() -> ConfidenceModel | None:
-    """The shipped weights ($DACG_CONFIDENCE_MODEL overrides; 'none' turns them off)."""
-    configured = os.environ.get(MODEL_ENV)
+def shipped_model(env: str, default: Path) -> Path | None:
+    """The weights file to load: $env when set ('none' turns the model off), else the
+    shipped file when present."""
+    configured = os.environ.get(env)
     if configured and configured.lower() == "none":
         return None
-    path = Path(configured) if configured else DEFAULT_MODEL
-    return ConfidenceModel.load(path) if path.is_file() else None
+    path = Path(configured) if configured else default
+    return path if path.is_file() else None
+
+
+def load_default_model() -> ConfidenceModel | None:
+    """The shipped weights ($DACG_CONFIDENCE_MODEL overrides; 'none' turns them off)."""
+    path = shipped_model(MODEL_ENV, DEFAULT_MODEL)
+    return ConfidenceModel.load(path) if path else None
 
 
 def fit(examples: Sequence[tuple[Candidate, int]], groups: Sequence[str],

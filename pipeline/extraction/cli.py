@@ -113,6 +113,8 @@ def evaluate(
     limit: Annotated[int, typer.Option(help="Evaluate the first N prompts (0: all).")] = 0,
     calibrated: Annotated[bool, typer.Option(
         help="Use the trained confidence model (off: rules only).")] = True,
+    fallback: Annotated[bool, typer.Option(
+        help="Classify the picked sentence when the rules read none.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Macro-F1, per-class P/R/F1 and confusion of the extractor on Evidence Inference."""
@@ -120,12 +122,14 @@ def evaluate(
     from pipeline.extraction.evaluate import LABELS, read_prompts
     from pipeline.extraction.evaluate import evaluate as run
     from pipeline.extraction.extractor import RuleExtractor
+    from pipeline.extraction.fallback import load_default_classifier
 
     prompts = read_prompts(_existing(data, "Evidence Inference file"))
     if limit:
         prompts = prompts[:limit]
     model = load_default_model() if calibrated else None
-    extractor = RuleExtractor(calibration=model)
+    extractor = RuleExtractor(calibration=model,
+                              fallback=load_default_classifier() if fallback else None)
     started = time.perf_counter()
     report = run(extractor, prompts)
     seconds = time.perf_counter() - started
@@ -167,9 +171,13 @@ def train(
                                                "on (the dev set).")] = EI_DEV,
     out: Annotated[Path, typer.Option(help="Where to write the weights.")] = Path(
         "data/models/confidence_lr.json"),
+    fallback_out: Annotated[Path, typer.Option(
+        help="Where to write the fallback classifier.")] = Path(
+        "data/models/fallback_tfidf.json"),
 ) -> None:
-    """Train the confidence model (reproducible: same data, same weights)."""
-    from pipeline.extraction.train import train_confidence_model
+    """Train the confidence model and the fallback classifier (reproducible: same data,
+    same weights)."""
+    from pipeline.extraction.train import train_confidence_model, train_fallback_classifier
 
     model, data_set = train_confidence_model(_existing(data, "training file"),
                                              _existing(exclude, "dev file"))
@@ -179,6 +187,12 @@ def train(
                   f"({data_set.excluded_rows} dev-article rows excluded, "
                   f"{data_set.unread_rows} unread); C={model.meta and model.meta['C']}; "
                   f"weights written to {out}", highlight=False)
+    classifier, used, _ = train_fallback_classifier(data, exclude)
+    meta = classifier.meta or {}
+    console.print(f"fallback classifier: {used} passages, {len(classifier.vocabulary)} terms, "
+                  f"C={meta.get('C')}, grouped-CV macro-F1 {meta.get('cv_macro_f1')}; "
+                  f"written to {fallback_out}", highlight=False)
+    classifier.save(fallback_out)
 
 
 @app.command()

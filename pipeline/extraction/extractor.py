@@ -21,6 +21,11 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from pipeline.extraction.calibration import ConfidenceModel, load_default_model
+from pipeline.extraction.fallback import (
+    FallbackClassifier,
+    FallbackSettings,
+    load_default_classifier,
+)
 from pipeline.extraction.lexicon import (
     ADVERSE_OUTCOME_WORDS,
     DECREASE_VERBS,
@@ -44,9 +49,10 @@ from pipeline.extraction.mentions import (
 )
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.nlp import build_nlp, configured_model, has_entities, parse
+from pipeline.extraction.picker import SentencePicker, SentenceSignals
 from pipeline.extraction.resolve import EntityResolver
 from pipeline.extraction.rules import Candidate, Lexicon, Reading, Sentence, read
-from pipeline.extraction.stats import find_statistics
+from pipeline.extraction.stats import Significance, find_statistics
 from pipeline.extraction.text import clean_text
 from pipeline.model import (
     MAX_SENTENCE_CHARS,
@@ -68,6 +74,7 @@ DISCOVERED_FACTOR = 0.9  # a mediator found by the extractor, not named by the c
 ENTITY_LOOKAHEAD = 4  # an NER entity this close after a cue is what the cue governs
 ENTITY_LINK_THRESHOLD = 0.85  # scispacy EntityLinker's cosine for NER entities
 MAX_MEDIATOR_TOKENS = 8
+FALLBACK_CUE = "<classifier>"
 WORD_CACHE = 200_000  # distinct lower-case words remembered with their stems
 TERMS_CACHE = 10_000  # entities remembered with their terms
 PHRASE_STOPPERS = frozenset({"in", "compared", "than", "among", "by", "at", "from", "with",
@@ -107,6 +114,8 @@ class _Parsed:
     bounds: dict[int, int]  # sentence start token -> end token
     starts: list[int]  # sentence start tokens, in order
     background: set[int]
+    sections: dict[int, str]  # sentence start token -> the section label above it
+    titled: bool  # the first sentence is the abstract's title
     sentences: dict[int, Sentence]  # read lazily, once
     abbreviations: list[tuple[str, str]]  # scispacy's (short, long) pairs, each once
     tokens: DocTokens  # token ids, for exact phrase lookups
@@ -131,12 +140,17 @@ class RuleExtractor:
 
     def __init__(self, nlp: Language | None = None, resolver: EntityResolver | None = None,
                  calibration: ConfidenceModel | None = None, name: str = "dacg-rules",
-                 discover_mediators: bool = True) -> None:
+                 discover_mediators: bool = True, picker: SentencePicker | None = None,
+                 fallback: FallbackClassifier | None = None,
+                 fallback_settings: FallbackSettings | None = None) -> None:
         self.nlp = nlp or build_nlp()
         self.resolver = resolver or EntityResolver()
         self.calibration = calibration
         self.name = name if calibration is None else f"{name}+{calibration.name}"
         self.discover_mediators = discover_mediators
+        self.picker = picker or SentencePicker()
+        self.fallback = fallback
+        self.fallback_settings = fallback_settings or FallbackSettings()
         self.lexicon = Lexicon(self.nlp)
         self.finder = MentionFinder(self.nlp)
         mesh = self.resolver.mesh
@@ -153,9 +167,11 @@ class RuleExtractor:
             return []
         intervention, outcome, comparator = self._query_mentions(parsed, query)
         implicit = IMPLICIT_HEAD_FACTOR if intervention else UNSEEN_HEAD_FACTOR
-        found: list[Evidence] = []
-        found += self._triples(parsed, abstract, query.intervention, query.outcome,
-                               intervention, outcome, comparator, implicit)
+        found = self._triples(parsed, abstract, query.intervention, query.outcome,
+                              intervention, outcome, comparator, implicit)
+        if not found and self.fallback is not None:
+            found = self._fallback(self.fallback, parsed, abstract, query, intervention,
+                                   outcome, comparator, implicit)
         for mediator in mediators:
             if mediator.id in (query.intervention.id, query.outcome.id):
                 continue
@@ -209,9 +225,10 @@ class RuleExtractor:
         starts = [0, *(numpy.flatnonzero(columns[1:, 2] == 1) + 1).tolist()]
         bounds = dict(zip(starts, [*starts[1:], len(doc)], strict=True))
         parsed = _Parsed(doc, text, stems, words, chars, ends, bounds, starts,
-                         set(), {}, abbreviation_pairs(doc, text),
+                         set(), {}, bool(abstract.title.strip()), {},
+                         abbreviation_pairs(doc, text),
                          DocTokens(doc, lower), stem_positions(stems))
-        parsed.background = _background(parsed)
+        parsed.background, parsed.sections = _sections(parsed)
         return parsed
 
     def _words(self, doc: Doc, ids: list[int]) -> tuple[list[str], list[str]]:
@@ -293,14 +310,18 @@ class RuleExtractor:
         """Rows head -> tail; a sentence without the head counts with factor `implicit`
         (0: the head must be named)."""
         rows: list[Evidence] = []
-        for candidate in self._candidates(parsed, tail, heads, tails, comparators,
-                                          implicit > 0):
+        candidates = list(self._candidates(parsed, tail, heads, tails, comparators,
+                                           implicit > 0))
+        weights = self.picker.pooling_weights([self._pick_score(parsed, c)
+                                               for c in candidates])
+        for candidate, weight in zip(candidates, weights, strict=True):
             reading = candidate.reading
             if self.calibration is not None:
                 reading = self.calibration.refine(candidate)
             if reading is None:
                 continue
             confidence = reading.confidence * (1.0 if candidate.heads else implicit)
+            confidence *= weight
             confidence *= candidate.tail.score ** 2
             row = self._evidence(head, tail, reading, confidence, abstract,
                                  candidate.sentence.text)
@@ -324,6 +345,42 @@ class RuleExtractor:
             reading = read(sentence, tail_mention, head_mentions, arms, adverse)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
+
+    def _fallback(self, classifier: FallbackClassifier, parsed: _Parsed, abstract: Abstract,
+                  query: Query,
+                  heads: dict[int, list[Mention]], tails: dict[int, list[Mention]],
+                  comparators: dict[int, list[Mention]], implicit: float) -> list[Evidence]:
+        """The intervention -> outcome row when no sentence gave the rules a reading: the
+        classifier's reading of the picker's best sentence about the outcome (matched
+        loosely if need be), trusted less than a rule reading."""
+        settings = self.fallback_settings
+        candidates = list(self._candidates(parsed, query.outcome, heads, tails,
+                                           comparators, True))
+        if not candidates:
+            loose = self._mentions(parsed, self._terms(parsed, query.outcome),
+                                   settings.min_outcome_score)
+            candidates = list(self._candidates(parsed, query.outcome, heads, loose,
+                                               comparators, True))
+        candidates = [c for c in candidates
+                      if not c.sentence.is_aim and self.picker.states_result(c.sentence)]
+        if not candidates:
+            return []
+        best = max(candidates, key=lambda c: self._pick_score(parsed, c))
+        polarity, probability = classifier.classify(best.sentence.text)
+        confidence = probability * settings.confidence_factor * best.tail.score ** 2
+        confidence *= 1.0 if best.heads else implicit
+        reading = Reading(polarity, confidence, Significance.NOT_REPORTED, FALLBACK_CUE)
+        row = self._evidence(query.intervention, query.outcome, reading, confidence,
+                             abstract, best.sentence.text)
+        return [row] if row is not None else []
+
+    def _pick_score(self, parsed: _Parsed, candidate: Candidate) -> float:
+        start = candidate.sentence.start
+        position = bisect_right(parsed.starts, start) - 1
+        return self.picker.score(SentenceSignals(
+            candidate.sentence, candidate.tail.score, bool(candidate.heads),
+            bool(candidate.comparators), parsed.sections.get(start, ""),
+            position / max(1, len(parsed.starts) - 1), start == 0 and parsed.titled))
 
     def candidates(self, abstract: Abstract, query: Query) -> list[Candidate]:
         """The intervention -> outcome candidates of an abstract (for training the
@@ -416,10 +473,13 @@ def _adverse(entity: Entity) -> bool:
     return any(w in ADVERSE_OUTCOME_WORDS for w in words)
 
 
-def _background(parsed: _Parsed) -> set[int]:
-    """Start tokens of sentences under a background/methods label ('METHODS: ...')."""
+def _sections(parsed: _Parsed) -> tuple[set[int], dict[int, str]]:
+    """Start tokens of sentences under a background/methods label ('METHODS: ...'), and
+    each sentence's section label ('' before the first)."""
     skipped: set[int] = set()
+    sections: dict[int, str] = {}
     reading = True
+    name = ""
     text = parsed.text
     for start in parsed.bounds:
         label = _SECTION_LABEL.match(text, parsed.token_chars[start])
@@ -429,7 +489,8 @@ def _background(parsed: _Parsed) -> set[int]:
                 w in name for w in NON_FINDING_SECTIONS)
         if not reading:
             skipped.add(start)
-    return skipped
+        sections[start] = name
+    return skipped, sections
 
 
 def _object_phrase(parsed: _Parsed, start: int, limit: int) -> tuple[int, int] | None:
@@ -499,8 +560,9 @@ def _one_finding_per_pair(rows: list[Evidence]) -> list[Evidence]:
 
 
 def default_extractor(mesh: MeshIndex | None = None) -> Extractor:
-    """The offline rule pipeline, with the shipped confidence model when present. The spaCy
+    """The offline rule pipeline, with the shipped confidence model and fallback classifier
+    when present. The spaCy
     pipeline is the blank one unless $DACG_SPACY_MODEL names an installed model."""
     return RuleExtractor(nlp=build_nlp(configured_model()), resolver=EntityResolver(mesh),
-                         calibration=load_default_model())
+                         calibration=load_default_model(), fallback=load_default_classifier())
 

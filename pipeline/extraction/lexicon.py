@@ -22,7 +22,7 @@ def _forms(*stems: str) -> frozenset[str]:
 
 # Verbs and nouns that state a change of the thing they govern.
 INCREASE_VERBS = _forms(
-    "increas:e,ed,es,ing", "increment", "rais:e,ed,es,ing", "rise,rose,risen,rising",
+    "increas:e,ed,es,ing", "increment", "rais:e,ed,es,ing", "rise", "rose", "risen", "rising",
     "elevat:e,ed,es,ing,ion", "enhanc:e,ed,es,ing,ement", "augment:,ed,s,ing,ation",
     "boost:,ed,s,ing", "improv:e,ed,es,ing,ement,ements", "prolong:,ed,s,ing,ation",
     "extend:,ed,s,ing", "doubl:e,ed,es,ing", "tripl:e,ed,es,ing", "gain:,ed,s",
@@ -32,7 +32,7 @@ INCREASE_VERBS = _forms(
 )
 DECREASE_VERBS = _forms(
     "decreas:e,ed,es,ing", "reduc:e,ed,es,ing,tion,tions", "lower:,ed,s,ing",
-    "declin:e,ed,es,ing", "fall,fell,fallen,falling,falls", "drop:,ped,s,ping",
+    "declin:e,ed,es,ing", "fall", "fell", "fallen", "falling", "falls", "drop:,ped,s,ping",
     "diminish:,ed,es,ing", "attenuat:e,ed,es,ing,ion", "suppress:,ed,es,ing,ion",
     "inhibit:,ed,s,ing,ion", "prevent:,ed,s,ing", "alleviat:e,ed,es,ing",
     "reliev:e,ed,es,ing", "shorten:,ed,s,ing", "lessen:,ed,s,ing", "decrement",
@@ -40,6 +40,8 @@ DECREASE_VERBS = _forms(
     "eliminat:e,ed,es,ing", "downregulat:e,ed,es,ing,ion", "slow:,ed,s,ing",
     "minimi:ze,zed,zes,zing,se,sed,ses,sing", "ameliorat:e,ed,es,ing",
     "blunt:,ed,s,ing", "depress:,ed,es,ing", "deplet:e,ed,es,ing,ion",
+    # protection against the outcome ('protective efficacy 39%') is less of it
+    "protect:,ed,s,ing,ion,ive",
 )
 # Comparatives: their subject is the arm that has more / less of the outcome.
 MORE_WORDS = _forms(

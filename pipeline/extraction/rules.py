@@ -59,6 +59,13 @@ GRADING_WORDS = frozenset({"more", "greater", "larger", "bigger", "less", "small
 CHANGE_WORDS = frozenset(w for w in INCREASE_VERBS | DECREASE_VERBS
                          if w not in GRADING_WORDS and w not in VALENCE_CUES)
 NEGATION_WINDOW = 3
+COMBINATION_JOINERS = frozenset({"and", "plus", "+", "with"})
+# '..., but the difference was not significant': the clause after the tail's refers back
+FOLLOW_UP_BREAKS = frozenset({"but", "however", ";"})
+FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
+                                "reduction", "improvement", "change", "effect", "trend",
+                                "it", "this", "these"})
+FOLLOW_UP_WINDOW = 4
 REFERENCE_WINDOW = 5
 SUBJECT_WINDOW = 8
 
@@ -209,16 +216,23 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         return None
     start, end = _clause(sentence, tail)
     words = sentence.words
-    taken = {i for m in (*heads, *comparators, tail) for i in m.tokens}
-    cue_at, sign = _nearest_cue(words, start, end, tail, taken | _parenthesised(
-        words, start, end, tail))
+    arm_tokens = {i for m in (*heads, *comparators) for i in m.tokens}
+    parenthesised = _parenthesised(words, start, end, tail)
+    cue_at, sign = _nearest_cue(words, start, end, tail,
+                                arm_tokens | set(tail.tokens) | parenthesised)
+    if cue_at is None:
+        # the outcome's own wording may carry the direction ('better global
+        # improvement', 'more likely to define the steps'): the sentence says it happened
+        cue_at, sign = _nearest_cue(words, start, end, tail, arm_tokens | parenthesised)
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
                                               cue_at)
     null_span = _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail)
+    if null_span is None:
+        null_span = _null_follow_up(sentence, end)
     within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
-    stat = nearest_significance(sentence.stats, sentence.token_chars[tail.start]
-                                - sentence.char_start)
+    offset = sentence.token_chars[tail.start] - sentence.char_start
+    stat = nearest_significance(sentence.stats, offset)
     significance = stat.significance if stat else Significance.NOT_REPORTED
     said_significant = any(words[i] in SIGNIFICANT_WORDS and not _inside(i, sentence.nulls)
                            for i in range(start, end))
@@ -228,6 +242,17 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         if (_distance(*null_span, tail) > cue_distance and not negated
                 and significance is Significance.SIGNIFICANT):
             null_span = None
+    graded = _graded_change(words, start, sentence.end) if within else None
+    if graded is not None and not negated:
+        # 'increased in both groups, with a greater increase in the X group': the
+        # comparison of the changes is the between-arm finding
+        polarity = _compound_sign(words, start, sentence.end, graded) * (
+            -1 if _comparator_is_subject(sentence, graded, sentence.end, graded, heads,
+                                         comparators) else 1)
+        if adverse_tail and words[graded + 1] in VALENCE_CUES:
+            polarity = -polarity
+        return Reading(polarity, _bounded(0.6 - 0.15 * hedged), significance, words[graded],
+                       hedged=hedged)
     if within and cue_at is not None and not negated:
         return Reading(0, _bounded(0.45 - 0.15 * hedged), significance, words[cue_at],
                        hedged=hedged)
@@ -246,9 +271,12 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
             return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, "<numbers>")
         if stat is not None and stat.significance is Significance.NOT_SIGNIFICANT:
             return Reading(0, _bounded(0.5 - 0.15 * hedged), significance, hedged=hedged)
-        if stat is not None and stat.direction:
-            return Reading(stat.direction, _bounded(0.55 - 0.15 * hedged), significance,
-                           hedged=hedged)
+        # an estimate whose interval excludes the null gives its own direction, even when
+        # a bare p-value sits nearer the outcome ('IRR 0.07 (95% CI 0.01-0.57, p=0.013)')
+        estimate = nearest_significance([s for s in sentence.stats if s.direction], offset)
+        if estimate is not None:
+            return Reading(estimate.direction, _bounded(0.55 - 0.15 * hedged),
+                           Significance.SIGNIFICANT, hedged=hedged)
         return None
     flipped = _comparator_is_subject(sentence, start, end, cue_at, heads, comparators)
     polarity = sign * (-1 if flipped else 1) * _modifier_sign(words, heads, start, cue_at)
@@ -300,6 +328,22 @@ def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) ->
     return set() if tail.start in inside else inside
 
 
+def _null_follow_up(sentence: Sentence, end: int) -> tuple[int, int] | None:
+    """'X was more frequent with A (79% vs 69%), but the difference was not significant':
+    a null phrase in the next clause, whose subject refers back to the tail's finding."""
+    words = sentence.words
+    if end >= sentence.end or words[end] not in FOLLOW_UP_BREAKS:
+        return None
+    first = end + 1
+    while first < sentence.end and (words[first] == "," or _breaks(words, first)):
+        first += 1  # '; however, this decrease ...'
+    stop = next((i for i in range(first, sentence.end) if _breaks(words, i)), sentence.end)
+    if not any(words[i] in FOLLOW_UP_SUBJECTS
+               for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))):
+        return None
+    return next((s for s in sentence.nulls if first <= s[0] < stop), None)
+
+
 def _breaks(words: Sequence[str], i: int) -> bool:
     """A clause boundary; 'X, but not Y, reduced Z' is one clause."""
     return words[i] in CLAUSE_BREAKS and not (
@@ -318,7 +362,8 @@ def _nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
                  taken: set[int]) -> tuple[int | None, int]:
     best: tuple[int, int] | None = None
     for i in range(start, end):
-        if i in taken or words[i] not in SIGN_OF or _purpose(words, i) or _quantity(words, i):
+        if (i in taken or words[i] not in SIGN_OF or _purpose(words, i) or _quantity(words, i)
+                or _at_risk(words, i)):
             continue
         if words[i] in ("inversely", "inverse", "negatively", "positively") and not (
                 i + 1 < end and words[i + 1] in ASSOCIATION_WORDS):
@@ -343,6 +388,21 @@ def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
         if words[i] in CHANGE_WORDS:
             return SIGN_OF[words[i]] * (1 if sign > 0 else -1)
     return sign
+
+
+def _graded_change(words: Sequence[str], start: int, end: int) -> int | None:
+    """The first comparative that grades a change word ('greater increase', 'more
+    decrease'), from `start` to the end of the sentence."""
+    for i in range(start, end - 1):
+        if words[i] in GRADING_WORDS and words[i + 1] in CHANGE_WORDS:
+            return i
+    return None
+
+
+def _at_risk(words: Sequence[str], i: int) -> bool:
+    """'women at an increased risk of breast cancer': who was studied, not a result."""
+    return (i + 1 < len(words) and words[i + 1] in ("risk", "risks")
+            and "at" in words[max(0, i - 2):i])
 
 
 def _quantity(words: Sequence[str], i: int) -> bool:
@@ -379,7 +439,8 @@ def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
     candidates = [(m.start, m.end, "I") for m in heads if start <= m.start < end
                   and not (m.start > 1 and words[m.start - 1] in ("non", "-")
                            and words[m.start - 2] in ("non", "-"))]
-    candidates += [(m.start, m.end, "C") for m in comparators if start <= m.start < end]
+    candidates += [(m.start, m.end, "C") for m in comparators if start <= m.start < end
+                   and not _joined_to_head(words, m, heads)]
     arms: list[tuple[int, int, str]] = []
     for arm in sorted(candidates, key=lambda a: a[0] - a[1]):  # longest first
         if all(arm[1] <= s or arm[0] >= e for s, e, _ in arms):
@@ -396,6 +457,17 @@ def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
     return sorted(arms)
 
 
+def _joined_to_head(words: Sequence[str], comparator: Mention,
+                    heads: Sequence[Mention]) -> bool:
+    """'5% KNO3 and diode laser', 'usual care plus exercise': the comparator named as the
+    base of a combination is part of the intervention arm, not the other arm."""
+    joint = comparator.end
+    if joint >= len(words) or words[joint] not in COMBINATION_JOINERS:
+        return False
+    return any(h.start == joint + 1 and not (h.end < len(words) and words[h.end] in (
+        "groups", "arms")) for h in heads)
+
+
 def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
                            heads: Sequence[Mention], comparators: Sequence[Mention]) -> bool:
     """Which arm has more/less of the tail. 'than C' / 'compared with C' marks C as the
@@ -410,6 +482,17 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
             if following:
                 return following[0][2] == "I"
     words = sentence.words
+    change = _from_to(words, cue_at, end)
+    if change is not None:
+        # 'reduced from 42.5 in the placebo group to 24.8 in the X group': the arm after
+        # 'to' is where the change ended, the one after 'from' where it began
+        origin, target = change
+        ended = [a for a in arms if target < a[0] <= target + SUBJECT_WINDOW]
+        began = [a for a in arms if origin < a[0] < target]
+        if ended:
+            return ended[0][2] == "C"
+        if began:
+            return began[0][2] == "I"
     for arm_start, _, role in arms:
         if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and any(
                 words[j] in ARM_PREPOSITIONS for j in range(max(cue_at, arm_start - 3),
@@ -417,6 +500,17 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C"
+
+
+def _from_to(words: Sequence[str], cue_at: int, end: int) -> tuple[int, int] | None:
+    """Positions of 'from' (right after the cue) and the 'to' that follows it."""
+    origin = next((j for j in range(cue_at + 1, min(end, cue_at + 3)) if words[j] == "from"),
+                  None)
+    if origin is None:
+        return None
+    target = next((j for j in range(origin + 1, min(end, origin + SUBJECT_WINDOW * 2))
+                   if words[j] == "to"), None)
+    return (origin, target) if target is not None else None
 
 
 def _numeric_direction(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],

@@ -1,4 +1,5 @@
-"""Training the confidence model on Evidence Inference evidence passages.
+"""Training the confidence model and the fallback classifier on Evidence Inference
+evidence passages.
 
 Rows whose article is in the dev file are dropped (the dev set measures the extractor and
 must never be trained on). Each remaining passage is read by the rules exactly as an
@@ -12,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.extraction import fallback
 from pipeline.extraction.calibration import ConfidenceModel, fit
 from pipeline.extraction.evaluate import DECREASED, INCREASED, NO_DIFFERENCE, Prompt
 from pipeline.extraction.extractor import RuleExtractor
@@ -30,17 +32,15 @@ class TrainingSet:
     unread_rows: int
 
 
-def training_set(train_path: Path, exclude_path: Path | None,
-                 extractor: RuleExtractor | None = None) -> TrainingSet:
-    """Examples from the evidence passages of articles not in `exclude_path`."""
+def passages(train_path: Path, exclude_path: Path | None) -> tuple[list[Prompt], int, int]:
+    """The evidence passages (as prompts whose abstract is the passage) of articles not in
+    `exclude_path`, with the number of rows read and dropped."""
     excluded: set[str] = set()
     if exclude_path is not None:
         with exclude_path.open(encoding="utf-8") as handle:
             excluded = {str(json.loads(line)["pmcid"]) for line in handle if line.strip()}
-    reader = extractor or RuleExtractor(calibration=None)
-    examples: list[tuple[Candidate, int]] = []
-    groups: list[str] = []
-    rows = dropped = unread = 0
+    kept: list[Prompt] = []
+    rows = dropped = 0
     with train_path.open(encoding="utf-8") as handle:
         for line in handle:
             if not line.strip():
@@ -50,15 +50,27 @@ def training_set(train_path: Path, exclude_path: Path | None,
             if str(row["pmcid"]) in excluded:
                 dropped += 1
                 continue
-            prompt = Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
-                            row.get("comparator") or "", row["outcome"], row["label"],
-                            row["evidence"])
-            found = reader.candidates(Abstract("EI1", "", prompt.abstract), prompt.query)
-            if not found:
-                unread += 1
-            for candidate in found:
-                examples.append((candidate, LABEL_POLARITY[prompt.label]))
-                groups.append(prompt.pmcid)
+            kept.append(Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
+                               row.get("comparator") or "", row["outcome"], row["label"],
+                               row["evidence"]))
+    return kept, rows, dropped
+
+
+def training_set(train_path: Path, exclude_path: Path | None,
+                 extractor: RuleExtractor | None = None) -> TrainingSet:
+    """Examples from the evidence passages of articles not in `exclude_path`."""
+    reader = extractor or RuleExtractor(calibration=None)
+    examples: list[tuple[Candidate, int]] = []
+    groups: list[str] = []
+    unread = 0
+    prompts, rows, dropped = passages(train_path, exclude_path)
+    for prompt in prompts:
+        found = reader.candidates(Abstract("EI1", "", prompt.abstract), prompt.query)
+        if not found:
+            unread += 1
+        for candidate in found:
+            examples.append((candidate, LABEL_POLARITY[prompt.label]))
+            groups.append(prompt.pmcid)
     return TrainingSet(examples, groups, rows, dropped, unread)
 
 
@@ -70,3 +82,17 @@ def train_confidence_model(train_path: Path, exclude_path: Path | None
     meta.update({"train_rows": data.rows, "excluded_dev_rows": data.excluded_rows,
                  "unread_rows": data.unread_rows, "source": train_path.name})
     return ConfidenceModel(model.weights, model.name, meta), data
+
+
+def train_fallback_classifier(train_path: Path, exclude_path: Path | None
+                              ) -> tuple[fallback.FallbackClassifier, int, int]:
+    """The fallback classifier on the same passages; returns it with the number of
+    passages used and dev-article rows dropped."""
+    prompts, _, dropped = passages(train_path, exclude_path)
+    model = fallback.fit([p.abstract for p in prompts],
+                         [LABEL_POLARITY[p.label] for p in prompts],
+                         [p.pmcid for p in prompts])
+    meta = dict(model.meta or {})
+    meta.update({"excluded_dev_rows": dropped, "source": train_path.name})
+    return fallback.FallbackClassifier(model.vocabulary, model.intercept, meta), len(
+        prompts), dropped

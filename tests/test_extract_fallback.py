@@ -1,0 +1,92 @@
+"""The fallback classifier: its plain-Python inference against scikit-learn's, the shipped
+weights on unambiguous sentences, and when the extractor uses it."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.fallback import CLASSES, FallbackClassifier, fit, load_default_classifier
+from pipeline.model import Abstract, Entity, Query
+
+TOY = [("pain was significantly lower with the drug", -1),
+       ("mortality was significantly reduced by treatment", -1),
+       ("the drug reduced pain scores significantly", -1),
+       ("no significant difference between groups in pain", 0),
+       ("outcomes did not differ between the groups", 0),
+       ("no difference in mortality between groups", 0),
+       ("response was significantly higher with the drug", 1),
+       ("treatment significantly increased the response", 1),
+       ("the drug increased response rates significantly", 1)]
+
+
+def test_inference_matches_scikit_learn(tmp_path: Path) -> None:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    from pipeline.extraction.fallback import terms
+
+    texts = [t for t, _ in TOY] * 2
+    labels = [y for _, y in TOY] * 2
+    model = fit(texts, labels, [str(i % 9) for i in range(len(texts))], c_values=(10.0,),
+                folds=3, min_df=1)
+    path = tmp_path / "m.json"
+    model.save(path)
+    loaded = FallbackClassifier.load(path)
+    vectorizer = TfidfVectorizer(min_df=1, sublinear_tf=True, analyzer=terms)
+    reference = LogisticRegression(C=10.0, max_iter=5000).fit(
+        vectorizer.fit_transform(texts), labels)
+    probe = ["pain was lower and response higher", "no difference in pain at all"]
+    expected = reference.predict_proba(vectorizer.transform(probe))
+    order = [list(reference.classes_).index(k) for k in CLASSES]
+    for text, row in zip(probe, expected, strict=True):
+        got = loaded.probabilities(text)
+        assert all(math.isclose(got[k], row[order[k]], abs_tol=2e-3) for k in range(3))
+
+
+@pytest.mark.skipif(load_default_classifier() is None, reason="no shipped classifier")
+@pytest.mark.parametrize(("text", "polarity"), [
+    ("There was no significant difference between the groups in pain scores (P = 0.42).", 0),
+    ("Pain scores were significantly lower in the treatment group than in the placebo "
+     "group (P < 0.001).", -1),
+    ("The treatment significantly increased the response rate compared with placebo "
+     "(P < 0.01).", 1),
+])
+def test_the_shipped_classifier_reads_plain_findings(text: str, polarity: int) -> None:
+    classifier = load_default_classifier()
+    assert classifier is not None
+    assert classifier.classify(text)[0] == polarity
+
+
+def test_the_fallback_reads_only_where_the_rules_read_nothing() -> None:
+    classifier = load_default_classifier()
+    if classifier is None:
+        pytest.skip("no shipped classifier")
+    query = Query(Entity.from_name("iron"), Entity.from_name("ferritin"),
+                  Entity.from_name("placebo"))
+    # no direction cue: the rules give no row, the classifier gives a low-confidence one
+    unread = Abstract("1", "", "Ferritin levels differed between the iron and placebo "
+                               "groups at delivery (p = 0.04).")
+    plain, with_fallback = RuleExtractor(), RuleExtractor(fallback=classifier)
+    assert plain.extract(unread, query) == []
+    rows = with_fallback.extract(unread, query)
+    assert len(rows) == 1 and rows[0].confidence <= 0.5
+    # a sentence the rules read is not re-read by the classifier
+    read = Abstract("2", "", "Iron significantly increased ferritin compared with placebo "
+                             "(p = 0.01).")
+    assert with_fallback.extract(read, query) == plain.extract(read, query)
+
+
+def test_the_fallback_does_not_read_a_sentence_that_reports_no_result() -> None:
+    classifier = load_default_classifier()
+    if classifier is None:
+        pytest.skip("no shipped classifier")
+    query = Query(Entity.from_name("dexamethasone"), Entity.from_name("fever duration"),
+                  None)
+    review = Abstract("3", "", "This review summarises the proposed mechanisms of "
+                               "dexamethasone and the clinical outcomes reported so far, "
+                               "such as fever duration.")
+    assert RuleExtractor(fallback=classifier).extract(review, query) == []
