@@ -64,6 +64,22 @@ def test_aims_definitions_and_background_are_not_findings(extractor: RuleExtract
                            "METHODS: We randomised 200 adults.") == []
 
 
+@pytest.mark.parametrize("text", [
+    # a question, even one naming a direction
+    "Does zinc reduce common cold duration more than placebo?",
+    "The coprimary end points were common cold duration and the rate of increased symptoms.",
+    # prior knowledge, not this study's finding (no section label needed)
+    "Zinc lozenges are known to shorten common cold duration.",
+    "Longer common cold duration with placebo has been documented in several trials.",
+])
+def test_questions_end_points_and_prior_knowledge_are_not_findings(
+        extractor: RuleExtractor, text: str) -> None:
+    assert core(extractor, text) == []
+    # the same abstract with a finding after it still gives that finding
+    finding = "Zinc significantly reduced common cold duration compared with placebo (P = 0.01)."
+    assert [int(r.polarity) for r in core(extractor, f"{text} {finding}")] == [-1]
+
+
 def test_hedged_claims_carry_less_confidence(extractor: RuleExtractor) -> None:
     firm = core(extractor, "Zinc significantly shortened common cold duration (P = 0.01).")
     hedged = core(extractor, "Zinc may shorten common cold duration.")

@@ -42,7 +42,13 @@ ARM_PREPOSITIONS = frozenset({"in", "with", "among", "for", "on", "following", "
                               "from", "by", "under", "using", "receiving", "of"})
 SIGNIFICANT_WORDS = frozenset({"significant", "significantly", "statistically"})
 DEFINITION_PHRASES = ("outcome was", "outcomes were", "outcomes included", "outcome measure",
-                      "endpoint was", "endpoints were", "outcomes was", "end point was")
+                      "endpoint was", "endpoints were", "outcomes was", "end point was",
+                      "end points were", "end points included", "endpoints included",
+                      # prior knowledge or an assumption, not this study's finding ("is
+                      # thought to act through M" stays: it names a mechanism to follow)
+                      "is known to", "are known to", "is believed to", "are believed to",
+                      "is assumed to", "are assumed to", "have been documented",
+                      "has been documented")
 ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
 SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
            **{w: -1 for w in DECREASE_VERBS | LESS_WORDS | WORSE_WORDS},
@@ -89,8 +95,9 @@ class Sentence:
 
     @property
     def is_aim(self) -> bool:
-        """An aim, a question or a definition of outcomes: no finding to read."""
-        if self.definitions:
+        """An aim, a question or a definition of outcomes (or a statement of prior
+        knowledge): no finding to read."""
+        if self.definitions or self.words[self.end - 1] == "?":
             return True
         if self.stats:
             return False
