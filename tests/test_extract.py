@@ -50,6 +50,12 @@ def core(extractor: RuleExtractor, text: str, query: Query = QUERY,
     ("Common cold duration decreased significantly in both groups (P < 0.001).", 0),
     ("The duration of the common cold was 5 days with zinc and 7 days with placebo "
      "(P = 0.002).", -1),
+    # a likeness of periods that a significant estimate contradicts: the estimate counts
+    ("Common cold duration was similar in winter and summer (hazard ratio 0.70, 95% CI "
+     "0.55 to 0.88).", -1),
+    # a likeness with a non-significant estimate stays a null
+    ("Common cold duration was similar with zinc and placebo (hazard ratio 0.90, 95% CI "
+     "0.70 to 1.15).", 0),
 ])
 def test_polarity_of_a_finding(extractor: RuleExtractor, text: str, polarity: int) -> None:
     rows = core(extractor, text)

@@ -50,6 +50,7 @@ DEFINITION_PHRASES = ("outcome was", "outcomes were", "outcomes included", "outc
                       "is assumed to", "are assumed to", "have been documented",
                       "has been documented")
 ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
+LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
 SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
            **{w: -1 for w in DECREASE_VERBS | LESS_WORDS | WORSE_WORDS},
            "inversely": -1, "inverse": -1, "negatively": -1, "positively": 1,
@@ -263,6 +264,16 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     if within and cue_at is not None and not negated:
         return Reading(0, _bounded(0.45 - 0.15 * hedged), significance, words[cue_at],
                        hedged=hedged)
+    if null_span is not None and not negated and cue_at is None and set(
+            words[null_span[0]:null_span[1]]) <= LIKENESS_WORDS:
+        # 'the risk was similar between years 0-10 (HR 0.72, 0.59-0.88)': a likeness
+        # that a significant estimate contradicts compares something else (periods,
+        # subgroups); the estimate is the between-arm finding
+        estimate = nearest_significance([st for st in sentence.stats if st.direction],
+                                        sentence.token_chars[tail.start] - sentence.char_start)
+        if estimate is not None:
+            return Reading(estimate.direction, _bounded(0.5 - 0.15 * hedged),
+                           Significance.SIGNIFICANT, hedged=hedged)
     if null_span is not None or negated:
         explicit = null_span is not None and any(
             words[i] in SIGNIFICANT_WORDS or words[i].startswith(("differ", "signific"))
