@@ -389,6 +389,8 @@ def test_five_way_mapping_by_hand() -> None:
     # at step 2 only p1 was read: 100 participants
     assert FiveWay(FirmnessRule(min_participants=101)).answer(run[:2], sizes) == (
         "uncertain effect")
+    # no study read states its size: the participants threshold does not apply
+    assert FiveWay(FirmnessRule(min_participants=10**6)).answer(run, {}) == "higher"
     assert FiveWay().answer([me_step(1, "NoEffect", (("p", 0, 0.5),))], {}) == "no difference"
     assert FiveWay().answer([me_step(1, "Decreases", (("p", -1, 0.5),))], {}) == "lower"
 

@@ -50,5 +50,11 @@ def test_judgement_thresholds(rule: FirmnessRule, polarity: int, firmness: Firmn
     assert rule.judge(BODY, polarity) is firmness
 
 
+def test_an_unstated_size_is_not_a_small_study() -> None:
+    unsized = EvidenceBody.of(BODY.findings)
+    assert unsized.participants is None
+    assert FirmnessRule(min_participants=10**6).judge(unsized, 1) is Firmness.DEFINITE
+
+
 def test_no_study_is_insufficient_whatever_the_rule() -> None:
     assert FirmnessRule(min_studies=0).judge(EvidenceBody.of([]), 0) is Firmness.INSUFFICIENT

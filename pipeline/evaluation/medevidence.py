@@ -44,11 +44,12 @@ Sizes = Mapping[str, int]  # PMID -> participants, for the studies that state it
 
 def evidence_body(read: Sequence[StepRecord], sizes: Sizes) -> EvidenceBody:
     """The direct findings of the studies read (one per study, its most confident) and the
-    participants of every study read."""
-    studies = {pmid for step in read for pmid in step.retrieved_pmids}
+    participants of the studies read that state their size (None when none does)."""
+    stated = [sizes[p] for p in {p for step in read for p in step.retrieved_pmids}
+              if p in sizes]
     return EvidenceBody.of((StudyFinding(str(e["pmid"]), int(e["polarity"]),
                                          float(e["confidence"])) for e in direct_rows(read)),
-                           sum(sizes.get(pmid, 0) for pmid in studies))
+                           sum(stated) if stated else None)
 
 
 @dataclass(frozen=True)

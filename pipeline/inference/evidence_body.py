@@ -32,13 +32,15 @@ class StudyFinding:
 @dataclass(frozen=True, slots=True)
 class EvidenceBody:
     """The direct findings of distinct studies (one per PMID, its most confident) and the
-    participants of all the studies read (those that state how many they had)."""
+    participants of all the studies read that state how many they had (None when none
+    does: an unstated size is no evidence of a small study)."""
 
     findings: tuple[StudyFinding, ...]
-    participants: int = 0
+    participants: int | None = None
 
     @classmethod
-    def of(cls, findings: Iterable[StudyFinding], participants: int = 0) -> EvidenceBody:
+    def of(cls, findings: Iterable[StudyFinding],
+           participants: int | None = None) -> EvidenceBody:
         best: dict[str, StudyFinding] = {}
         for finding in findings:
             kept = best.get(finding.pmid)
@@ -72,7 +74,8 @@ class FirmnessRule:
             matched findings only) is an uncertain effect.
         min_participants: fewer participants in all the studies read than this is an
             uncertain effect: too small a body of evidence to be precise (GRADE's
-            imprecision; its optimal information size is a few hundred).
+            imprecision; its optimal information size is a few hundred). Not applied
+            when no study states its size.
     """
 
     min_studies: int = 1
@@ -84,7 +87,8 @@ class FirmnessRule:
         """How firmly `body` supports the answer whose polarity is `polarity`."""
         if body.studies < max(1, self.min_studies):
             return Firmness.INSUFFICIENT
+        small = body.participants is not None and body.participants < self.min_participants
         if (body.share(polarity) < self.min_share or body.support(polarity) < self.min_support
-                or body.participants < self.min_participants):
+                or small):
             return Firmness.UNCERTAIN
         return Firmness.DEFINITE
