@@ -38,6 +38,7 @@ from pipeline.extraction.mentions import Mention
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 
 CLAUSE_BREAKS = frozenset({";", "but", "whereas", "however", "although", "while"})
+CONCESSIONS = frozenset({"although", "though", "despite", "while", "whereas"})
 ARM_PREPOSITIONS = frozenset({"in", "with", "among", "for", "on", "following", "after",
                               "from", "by", "under", "using", "receiving", "of"})
 SIGNIFICANT_WORDS = frozenset({"significant", "significantly", "statistically"})
@@ -317,13 +318,19 @@ def _bounded(value: float) -> float:
 
 
 def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
-    """The tail's clause: bounded by ';', 'but', 'whereas', ', while', 'however'."""
+    """The tail's clause: bounded by ';', 'but', 'whereas', ', while', 'however'. A
+    sentence opening with a concession ('Although A did not differ, B improved') puts a
+    tail after the concession's comma in the main clause."""
     words = sentence.words
     start = sentence.start
     for i in range(tail.start - 1, sentence.start - 1, -1):
         if _breaks(words, i) and words[i] != "although":
             start = i + 1
             break
+    if start == sentence.start and words[start] in CONCESSIONS:
+        comma = next((i for i in range(start, tail.start) if words[i] == ","), None)
+        if comma is not None:
+            start = comma + 1
     end = sentence.end
     for i in range(tail.end, sentence.end):
         if _breaks(words, i):
