@@ -244,3 +244,9 @@ def test_a_missing_spacy_model_is_a_clear_error() -> None:
 ])
 def test_statistics(text: str, expected: list[tuple[Significance, int]]) -> None:
     assert [(s.significance, s.direction) for s in find_statistics(text)] == expected
+
+
+def test_death_and_mortality_name_one_outcome(extractor: RuleExtractor) -> None:
+    query = Query(ZINC, Entity.from_name("risk of death at 90 days"), PLACEBO)
+    text = "The 90-day mortality was significantly lower with zinc than with placebo (P = 0.01)."
+    assert [int(r.polarity) for r in core(extractor, text, query)] == [-1]

@@ -157,3 +157,8 @@ GENERIC_OUTCOME_WORDS = frozenset({
     "concentration", "concentrations", "status", "outcome", "outcomes", "index",
     "serum", "plasma", "blood", "urinary", "circulating", "salivary",
 })
+
+# Words a question and an abstract use for the same outcome ("risk of death" / "90-day
+# mortality"): the fuzzy outcome match gives each group one stem.
+SAME_OUTCOME_WORDS = {w: "death" for w in ("mortality", "mortalities", "died", "die", "dying",
+                                           "deaths", "dead", "fatality", "fatalities")}

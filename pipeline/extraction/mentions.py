@@ -17,7 +17,7 @@ from spacy.attrs import LOWER, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from pipeline.extraction.lexicon import GENERIC_OUTCOME_WORDS
+from pipeline.extraction.lexicon import GENERIC_OUTCOME_WORDS, SAME_OUTCOME_WORDS
 from pipeline.extraction.text import clean_name
 from pipeline.model import Entity
 
@@ -45,8 +45,10 @@ _WORD = re.compile(r"[\w-]+")
 @lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
     """A crude, fast stem: lower-case, plural -s dropped, cut to six characters, so that
-    'infections'/'infection'/'infectious' and 'reduction'/'reduced' meet."""
+    'infections'/'infection'/'infectious' and 'reduction'/'reduced' meet; words that name
+    the same outcome ('mortality', 'died') take one stem ('death')."""
     w = word.lower().strip(".,;:()[]'\"")
+    w = SAME_OUTCOME_WORDS.get(w, w)
     if len(w) > 4:
         if w.endswith(("sses", "xes", "ches", "shes")):
             w = w[:-2]
