@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.jsonl import read_jsonl_objects
+
 SPLITS = ("train", "validation", "test")
 
 
@@ -79,10 +81,11 @@ def drop_torn_tail(path: Path) -> None:
 
 
 def read_steps(path: Path) -> Iterator[StepRecord]:
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                yield StepRecord(**json.loads(line))
+    for number, row in read_jsonl_objects(path):
+        try:
+            yield StepRecord(**row)
+        except TypeError as error:
+            raise ValueError(f"{path}:{number}: not a step record ({error})") from None
 
 
 def read_trajectories(path: Path) -> dict[str, list[StepRecord]]:
@@ -107,19 +110,15 @@ def read_queries(path: Path) -> tuple[dict[str, str], dict[str, str]]:
     """True label and split by query id from queries.jsonl (`id`, `label`, `split`)."""
     truth: dict[str, str] = {}
     split: dict[str, str] = {}
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                query_id, label, part = str(row["id"]), str(row["label"]), str(row["split"])
-            except (ValueError, KeyError, TypeError) as error:
-                raise ValueError(f"{path}, line {number}: not a query row ({error})") from None
-            if part not in SPLITS:
-                raise ValueError(f"{path}, line {number}: split {part!r} is not one of "
-                                 f"{', '.join(SPLITS)}")
-            truth[query_id], split[query_id] = label, part
+    for number, row in read_jsonl_objects(path):
+        try:
+            query_id, label, part = str(row["id"]), str(row["label"]), str(row["split"])
+        except KeyError as error:
+            raise ValueError(f"{path}:{number}: not a query row (no {error})") from None
+        if part not in SPLITS:
+            raise ValueError(f"{path}:{number}: split {part!r} is not one of "
+                             f"{', '.join(SPLITS)}")
+        truth[query_id], split[query_id] = label, part
     return truth, split
 
 

@@ -8,7 +8,6 @@ label.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from pipeline.extraction.calibration import ConfidenceModel, fit
 from pipeline.extraction.evaluate import DECREASED, INCREASED, NO_DIFFERENCE, Prompt
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.rules import Candidate
+from pipeline.jsonl import read_jsonl_objects
 from pipeline.model import Abstract
 
 LABEL_POLARITY = {INCREASED: 1, DECREASED: -1, NO_DIFFERENCE: 0}
@@ -35,30 +35,25 @@ def training_set(train_path: Path, exclude_path: Path | None,
     """Examples from the evidence passages of articles not in `exclude_path`."""
     excluded: set[str] = set()
     if exclude_path is not None:
-        with exclude_path.open(encoding="utf-8") as handle:
-            excluded = {str(json.loads(line)["pmcid"]) for line in handle if line.strip()}
+        excluded = {str(row["pmcid"]) for _, row in read_jsonl_objects(exclude_path)}
     reader = extractor or RuleExtractor(calibration=None)
     examples: list[tuple[Candidate, int]] = []
     groups: list[str] = []
     rows = dropped = unread = 0
-    with train_path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            rows += 1
-            if str(row["pmcid"]) in excluded:
-                dropped += 1
-                continue
-            prompt = Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
-                            row.get("comparator") or "", row["outcome"], row["label"],
-                            row["evidence"])
-            found = reader.candidates(Abstract("EI1", "", prompt.abstract), prompt.query)
-            if not found:
-                unread += 1
-            for candidate in found:
-                examples.append((candidate, LABEL_POLARITY[prompt.label]))
-                groups.append(prompt.pmcid)
+    for _, row in read_jsonl_objects(train_path):
+        rows += 1
+        if str(row["pmcid"]) in excluded:
+            dropped += 1
+            continue
+        prompt = Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
+                        row.get("comparator") or "", row["outcome"], row["label"],
+                        row["evidence"])
+        found = reader.candidates(Abstract("EI1", "", prompt.abstract), prompt.query)
+        if not found:
+            unread += 1
+        for candidate in found:
+            examples.append((candidate, LABEL_POLARITY[prompt.label]))
+            groups.append(prompt.pmcid)
     return TrainingSet(examples, groups, rows, dropped, unread)
 
 

@@ -8,13 +8,13 @@ the project's labels (docs/sources.md explains the mapping) and never reaches th
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.jsonl import JsonlError, read_jsonl_objects
 from pipeline.model import Abstract, Entity, Label, Query
 from pipeline.retrieval.corpus import CorpusError, LocalCorpus
 from pipeline.retrieval.source import (
@@ -143,30 +143,42 @@ def _arms_key(query: Query) -> tuple[str, str, str]:
 
 
 def read_medevidence(path: Path | str) -> list[MedEvidenceQuestion]:
-    path = Path(path)
+    """Every question of a MedEvidence JSONL file; CorpusError names the file and line."""
     questions = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if line.strip():
-                try:
-                    questions.append(_question(json.loads(line)))
-                except (KeyError, TypeError, ValueError) as exc:
-                    raise CorpusError(f"{path.name} line {number}: {exc}") from None
+    try:
+        for number, row in read_jsonl_objects(path):
+            try:
+                questions.append(_question(row))
+            except ValueError as exc:
+                raise CorpusError(f"{path}:{number}: {exc}") from None
+    except JsonlError as error:
+        raise CorpusError(str(error)) from None
     return questions
 
 
+def _field(row: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in row:
+        raise ValueError(f"missing field {name!r}")
+    if not isinstance(row[name], kind) or isinstance(row[name], bool):
+        raise ValueError(f"field {name!r} has the wrong type ({type(row[name]).__name__})")
+    return row[name]
+
+
 def _question(row: dict[str, Any]) -> MedEvidenceQuestion:
-    intervention, comparator, outcome = parse_question(row["question"])
-    answer = str(row["answer"]).strip().lower()
+    question = _field(row, "question", str)
+    intervention, comparator, outcome = parse_question(question)
+    answer = _field(row, "answer", str).strip().lower()
     if answer not in ANSWER_LABELS:
         raise ValueError(f"unknown answer {answer!r}")
-    sources = row["sources"]
+    sources = _field(row, "sources", dict)
+    if not all(isinstance(s, dict) for s in sources.values()):
+        raise ValueError("field 'sources' must map each PMID to an object")
     dated = sorted(((str(s.get("date") or ""), _abstract(pmid, s))
                     for pmid, s in sources.items()),
                    key=lambda item: (item[0], pmid_order(item[1].pmid)))
     return MedEvidenceQuestion(
-        id=str(row["question_id"]),
-        question=row["question"].strip(),
+        id=str(_field(row, "question_id", (int, str))),
+        question=question.strip(),
         intervention=intervention,
         comparator=comparator,
         outcome=outcome,
