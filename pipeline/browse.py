@@ -19,6 +19,7 @@ from urllib.parse import quote, urlsplit
 
 from pipeline.graph.store import DEFAULT_NAMESPACE, check_namespace
 from pipeline.model import Entity
+from pipeline.settings import redact_uri
 
 _CANDIDATES = (
     Path(__file__).resolve().parents[1] / "cypher" / "browser",  # a source checkout
@@ -64,12 +65,13 @@ def default_browser_url(neo4j_uri: str | None) -> str:
 
 def browser_link(browser_url: str, bolt_uri: str | None = None, user: str = "neo4j",
                  guide_url: str | None = None) -> str:
-    """`browser_url` with the connect form pre-filled (`dbms=`; never a password) and, when
-    given, the guide opened at start (`cmd=guide`)."""
-    base = browser_url if browser_url.endswith("/") else browser_url + "/"
+    """`browser_url` with the connect form pre-filled (`dbms=`; never a password, and no
+    credentials a URI may hold) and, when given, the guide opened at start (`cmd=guide`)."""
+    base = redact_uri(browser_url)
+    base = base if base.endswith("/") else base + "/"
     query: list[str] = []
     if bolt_uri:
-        parts = urlsplit(bolt_uri)
+        parts = urlsplit(redact_uri(bolt_uri))
         query.append("dbms=" + quote(f"{parts.scheme}://{user}@{parts.netloc}", safe=""))
         query.append("preselectAuthMethod=NATIVE")
     if guide_url:

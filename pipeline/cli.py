@@ -13,18 +13,20 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 from typer.exceptions import TyperException
 
 from pipeline.answer import Answer
 from pipeline.evaluation.cli import app as bench_app
 from pipeline.extraction import cli as extraction_cli
-from pipeline.graph.factory import StoreKind, open_store
+from pipeline.graph.factory import StoreKind, open_store, store_faults, store_location
 from pipeline.graph.store import (
     BATCH_SIZE,
     DEFAULT_NAMESPACE,
     EdgeKey,
     GraphStore,
     StoreUnavailable,
+    check_namespace,
 )
 from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
 from pipeline.retrieval.cli import app as corpus_app
@@ -32,13 +34,13 @@ from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
 from pipeline.stopping.cli import app as prm_app
 from pipeline.stopping.policies import StopDecision, StoppingPolicy, policy_from_name
-from pipeline.terminal import command_group, console, errors, fail
+from pipeline.terminal import FaultBoundary, command_group, console, errors, fail, one_line
 
 if TYPE_CHECKING:
     from pipeline.stopping.prm import RewardModel
 
 app = typer.Typer(help="DACG: drift-aware causal graph search over biomedical literature.",
-                  add_completion=False, pretty_exceptions_enable=False)
+                  add_completion=False, pretty_exceptions_enable=False, cls=FaultBoundary)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(prm_app, name="prm")
@@ -65,24 +67,34 @@ class Direction(StrEnum):
 
 StoreOption = Annotated[StoreKind | None, typer.Option(
     "--store", help="Graph backend; default neo4j when NEO4J_URI is set, else embedded.")]
-NamespaceOption = Annotated[str, typer.Option(help="Graph namespace to read or write.")]
+def valid_namespace(namespace: str) -> str:
+    """The same namespace rule for every command that takes one (a usage error, exit 2)."""
+    try:
+        return check_namespace(namespace)
+    except InvalidEvidence as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+NamespaceOption = Annotated[str, typer.Option(help="Graph namespace to read or write.",
+                                              callback=valid_namespace)]
 DbOption = Annotated[Path | None, typer.Option(
     "--db", help="Embedded store file (default $DACG_DB or .dacg/graph.sqlite).")]
 
 
 @contextmanager
 def graph(kind: StoreKind | None, db: Path | None) -> Iterator[GraphStore]:
-    """Open the chosen store, turning the expected failures into one-line errors."""
+    """Open the chosen store; a fault of the store's own (locked, corrupt, full, gone)
+    becomes StoreUnavailable naming the file or the (redacted) URI."""
+    settings = Settings.from_env()
     try:
-        store = open_store(Settings.from_env(), kind, db)
-    except StoreUnavailable as error:
-        raise fail(str(error)) from None
-    try:
-        yield store
-    except (InvalidEvidence, StoreUnavailable) as error:
-        raise fail(str(error)) from None
-    finally:
-        store.close()
+        store = open_store(settings, kind, db)
+        try:
+            yield store
+        finally:
+            store.close()
+    except store_faults() as error:
+        where = store_location(settings, kind, db)
+        raise StoreUnavailable(f"{where}: {one_line(error)}") from None
 
 
 @app.command()
@@ -235,8 +247,8 @@ def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
         }))
         return
     posterior = ", ".join(f"{k} {v:.3f}" for k, v in answer.posterior.as_dict().items())
-    console.print(f"[bold]{answer.posterior.label.value}[/bold]  ({posterior}; "
-                  f"energy {answer.energy.total:.3f})")
+    console.print(Text.assemble((answer.posterior.label.value, "bold"),
+                                f"  ({posterior}; energy {answer.energy.total:.3f})"))
     if stop is not None:
         why = STOP_REASONS.get(stop.reason, stop.reason)
         console.print(f"stopped after step {stop.step}: {why}; inspect the run's graph with "

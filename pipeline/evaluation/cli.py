@@ -74,7 +74,7 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
 
     try:
         queries, source = open_benchmark(spec)
-    except (BenchmarkError, OSError) as error:
+    except BenchmarkError as error:
         raise fail(str(error), 2) from None
     directions = {q.id: int(q.query.direction or 1) for q in queries}
     missing = sorted(set(runs) - set(directions))
@@ -105,19 +105,21 @@ def record(
     from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
     from pipeline.evaluation.record import record as record_queries
     from pipeline.evaluation.record import recorded_queries
+    from pipeline.trajectory import drop_torn_tail
 
     try:
         opened = open_benchmark(benchmark)
-    except (BenchmarkError, OSError) as error:
+    except BenchmarkError as error:
         raise fail(str(error), 2) from None
     queries = opened[0]
     if split != "all" and split not in {q.split for q in queries}:
         raise fail(f"no query of split {split!r} in {benchmark} (splits: "
                    f"{', '.join(sorted({q.split for q in queries}))})", 2)
     chosen = [q for q in queries if split == "all" or q.split == split][:limit]
+    drop_torn_tail(out)  # the half line a crash left: resume after the whole runs
     try:
         pending = len(chosen) - len(recorded_queries(out) & {q.id for q in chosen})
-    except (ValueError, TypeError) as error:
+    except ValueError as error:
         raise fail(f"{out}: not a trajectory file ({error})") from None
     started = time.perf_counter()
     with Progress(console=errors, transient=True) as progress:

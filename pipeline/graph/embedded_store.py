@@ -48,6 +48,7 @@ WHERE excluded.confidence > evidence.confidence
 """
 
 _PMID_SEPARATOR = " "
+LOCK_WAIT_SECONDS = 5.0  # how long a store locked by another process is waited for
 
 
 class EmbeddedStore:
@@ -56,7 +57,7 @@ class EmbeddedStore:
     def __init__(self, path: str | Path = ":memory:") -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path))
+        self._db = sqlite3.connect(str(path), timeout=LOCK_WAIT_SECONDS)
         self._db.executescript(_SCHEMA)
 
     def write(self, namespace: str, evidence: Sequence[Evidence]) -> WriteSummary:
@@ -64,6 +65,9 @@ class EmbeddedStore:
         rows = strongest_per_edge_pmid(evidence)
         touched = {row.edge_key for row in rows}
         with self._db:  # one transaction: all of the batch or none of it
+            # Take the write lock before counting, so a concurrent writer's rows are not
+            # counted as ours.
+            self._db.execute("BEGIN IMMEDIATE")
             before_edges = self._count("edge", namespace)
             before_evidence = self._count("evidence", namespace)
             self._db.executemany(

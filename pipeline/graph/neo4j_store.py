@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
@@ -24,24 +25,49 @@ from pipeline.graph.store import (
 from pipeline.inference.belief import MAX_BELIEF
 from pipeline.inference.paths import hop_discounts
 from pipeline.model import CausalPath, EdgeBelief, Evidence, EvidenceItem, GraphStats
+from pipeline.settings import REDACTED, redact_uri
+
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def check_uri(uri: str) -> str:
+    """Bolt URIs only, without credentials in them; the message never repeats a secret."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        raise StoreUnavailable("NEO4J_URI is not a valid URI") from None
+    if parts.scheme not in BOLT_SCHEMES:
+        raise StoreUnavailable(f"NEO4J_URI must start with one of "
+                               f"{', '.join(s + '://' for s in BOLT_SCHEMES)} "
+                               f"(got {redact_uri(uri)})")
+    if "@" in parts.netloc:
+        raise StoreUnavailable(f"NEO4J_URI must not hold credentials (got {redact_uri(uri)}); "
+                               "set NEO4J_USER and NEO4J_PASSWORD instead")
+    return uri
 
 
 def connect(uri: str, user: str, password: str, database: str | None = None) -> Neo4jStore:
-    """Open a driver and check it answers; failures become one-line StoreUnavailable."""
+    """Open a driver and check it answers; failures become one-line StoreUnavailable that
+    show the URI redacted and never the password."""
+    shown = redact_uri(check_uri(uri))
+
+    def reason(error: Exception) -> str:
+        text = " ".join(str(error).replace(uri, shown).split())[:300]
+        return (text.replace(password, REDACTED) if password else text) or type(error).__name__
+
     try:
         driver = GraphDatabase.driver(uri, auth=(user, password))
     except (ValueError, DriverError, Neo4jError) as error:
-        raise StoreUnavailable(f"invalid Neo4j URI {uri!r}: {error}") from None
+        raise StoreUnavailable(f"invalid Neo4j URI {shown}: {reason(error)}") from None
     try:
         driver.verify_connectivity()
     except AuthError:
         driver.close()
         raise StoreUnavailable(
-            f"Neo4j at {uri} rejected the credentials of user {user!r}") from None
+            f"Neo4j at {shown} rejected the credentials of user {user!r}") from None
     except (DriverError, Neo4jError, OSError) as error:
         driver.close()
-        reason = " ".join(str(error).split())[:300] or type(error).__name__
-        raise StoreUnavailable(f"cannot reach Neo4j at {uri}: {reason}") from None
+        raise StoreUnavailable(f"cannot reach Neo4j at {shown}: {reason(error)}") from None
     return Neo4jStore(driver, database)
 
 
