@@ -34,7 +34,15 @@ from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
 from pipeline.stopping.cli import app as prm_app
 from pipeline.stopping.policies import StopDecision, StoppingPolicy, policy_from_name
-from pipeline.terminal import FaultBoundary, command_group, console, errors, fail, one_line
+from pipeline.terminal import (
+    FaultBoundary,
+    command_group,
+    console,
+    errors,
+    fail,
+    one_line,
+    progress_bar,
+)
 
 if TYPE_CHECKING:
     from pipeline.stopping.prm import RewardModel
@@ -108,15 +116,13 @@ def ingest(
     batch_size: Annotated[int, typer.Option(min=1, max=100_000)] = BATCH_SIZE,
 ) -> None:
     """Validate a whole evidence file, then write it into the graph in batches."""
-    from rich.progress import Progress
-
     from pipeline.graph.evidence_file import read_evidence, write_in_batches
 
     try:
         evidence = read_evidence(source)
     except InvalidEvidence as error:
         raise fail(str(error)) from None
-    with graph(store, db) as target, Progress(console=errors, transient=True) as progress:
+    with graph(store, db) as target, progress_bar() as progress:
         task = progress.add_task("writing evidence", total=len(evidence))
         summary = write_in_batches(target, namespace, evidence, batch_size,
                                    on_batch=lambda n: progress.advance(task, n))

@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 from typer.core import TyperGroup
 
 from pipeline.graph.store import StoreUnavailable
@@ -22,6 +23,12 @@ errors = Console(stderr=True, markup=False, emoji=False)
 # Faults of the world rather than of the code: a file or store that cannot be read or
 # written, an input that cannot be parsed. Each becomes one line and exit 1.
 FAULTS = (OSError, StoreUnavailable, InvalidEvidence, JsonlError, SourceError, RecursionError)
+
+
+def progress_bar() -> Progress:
+    """A transient progress bar on stderr, shown on a terminal only (elsewhere it would add
+    a blank line to what must be one line of error)."""
+    return Progress(console=errors, transient=True, disable=not errors.is_terminal)
 
 
 def one_line(error: BaseException) -> str:

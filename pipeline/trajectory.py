@@ -5,9 +5,11 @@ query), which every consumer of recordings scores against."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -63,8 +65,10 @@ def write_steps(path: Path, steps: Iterable[StepRecord], append: bool = True) ->
         except OSError:
             written = -1
         if written != len(data):
-            os.ftruncate(fd, start)
-            raise OSError(f"{path}: could not write the run (disk full?); nothing was kept")
+            if stat.S_ISREG(os.fstat(fd).st_mode):  # a device (/dev/full) cannot be cut
+                os.ftruncate(fd, start)
+            raise OSError(errno.ENOSPC, "could not write the run (disk full?); nothing of it "
+                          "was kept", str(path))
     finally:
         os.close(fd)
 

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from pipeline.evaluation.replay import Thresholds
-from pipeline.terminal import command_group, console, errors, fail
+from pipeline.terminal import command_group, console, fail, progress_bar
 from pipeline.trajectory import SPLITS
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
@@ -100,8 +100,6 @@ def record(
         min=1, help="Worker processes (each with its own embedded store).")] = 1,
 ) -> None:
     """Run every query for the full budget with no stopping and record each step."""
-    from rich.progress import Progress
-
     from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
     from pipeline.evaluation.record import record as record_queries
     from pipeline.evaluation.record import recorded_queries
@@ -122,7 +120,7 @@ def record(
     except ValueError as error:
         raise fail(f"{out}: not a trajectory file ({error})") from None
     started = time.perf_counter()
-    with Progress(console=errors, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("recording", total=pending)
         count = record_queries(benchmark, chosen, out, budget, jobs,
                                on_query=lambda _: progress.advance(task), opened=opened)
@@ -139,8 +137,6 @@ def tune(
     = DEFAULT_THRESHOLDS,
 ) -> None:
     """Tune every policy's thresholds on the validation split only, and freeze them."""
-    from rich.progress import Progress
-
     from pipeline.evaluation.harness import EVALUATED
     from pipeline.evaluation.tuning import grid_size
     from pipeline.evaluation.tuning import tune as tune_thresholds
@@ -148,7 +144,7 @@ def tune(
 
     runs, truth, _ = _load(records, queries, prm, "validation")
     evaluated = {q: s for q, s in runs.items() if truth[q] in EVALUATED}
-    with Progress(console=errors, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("tuning on validation", total=grid_size())
         tuned, results = tune_thresholds(evaluated, truth, EVALUATED,
                                          on_point=lambda: progress.advance(task))
@@ -268,6 +264,8 @@ def medevidence(
         model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
     except (CorpusError, ValueError, OSError) as error:
         raise fail(str(error)) from None
+    if not runs:
+        raise fail(f"no recorded question in {', '.join(map(str, records))}")
     unknown = sorted(set(runs) - set(gold), key=str)
     if unknown:
         raise fail(f"{len(unknown)} recorded queries are not questions of {data}, "

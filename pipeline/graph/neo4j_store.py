@@ -7,6 +7,7 @@ built; `connect` builds one from settings and turns connection failures into a o
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,6 +27,10 @@ from pipeline.inference.belief import MAX_BELIEF
 from pipeline.inference.paths import hop_discounts
 from pipeline.model import CausalPath, EdgeBelief, Evidence, EvidenceItem, GraphStats
 from pipeline.settings import REDACTED, redact_uri
+
+# The driver logs what it then raises; with no handler configured Python would print those
+# records on stderr next to our one-line error, so they go nowhere unless a caller asks.
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 

@@ -138,6 +138,8 @@ class RewardModel:
             std = np.array(meta["normalisation"]["std"], dtype=np.float64)
             if mean.shape != (LAYERS[0],) or std.shape != (LAYERS[0],):
                 raise ValueError("normalisation does not match the features")
+            if not all(np.isfinite(a).all() for a in (*weights, *biases, mean, std)):
+                raise ValueError("weights or normalisation hold NaN or infinite values")
         except (KeyError, TypeError, ValueError, OSError, zipfile.BadZipFile) as error:
             detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
             raise ValueError(f"PRM in {directory}: {detail}") from None
