@@ -18,7 +18,7 @@ from pipeline.retrieval.source import SourceError
 # Names come from users and from abstracts ("benzo[a]pyrene", ":cold:"), so nothing printed
 # is read as rich markup or emoji codes; styling is done with rich.text.Text.
 console = Console(markup=False, emoji=False)
-errors = Console(stderr=True, markup=False, emoji=False)
+errors = Console(stderr=True, markup=False, emoji=False, soft_wrap=True)  # one line each
 
 # Faults of the world rather than of the code: a file or store that cannot be read or
 # written, an input that cannot be parsed. Each becomes one line and exit 1.

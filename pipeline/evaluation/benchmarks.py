@@ -4,6 +4,7 @@ a folder written by `dacg corpus simulate`, or a MedEvidence JSONL file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,10 @@ def _is_medevidence(path: Path) -> bool:
     return first is not None and isinstance(first[1], dict) and "question_id" in first[1]
 
 
-def open_benchmark(spec: str) -> tuple[list[BenchmarkQuery], LiteratureSource]:
+def open_benchmark(spec: str, warn: Callable[[str], None] | None = None
+                   ) -> tuple[list[BenchmarkQuery], LiteratureSource]:
+    """The queries to record and their source; a MedEvidence question whose wording is not
+    understood is left unanswered (not recorded) and named through `warn`."""
     path = Path(spec)
     if spec == "simulated":
         from pipeline.retrieval.open import simulated_benchmark
@@ -46,8 +50,12 @@ def open_benchmark(spec: str) -> tuple[list[BenchmarkQuery], LiteratureSource]:
         from pipeline.retrieval.medevidence import MedEvidenceSource
 
         medevidence = MedEvidenceSource.from_jsonl(path)  # bad data: CorpusError
+        for q in medevidence.questions.values():
+            if not q.understood and warn:
+                warn(f"{path}: question {q.id} is not worded as a comparison, so it is left "
+                     f"unanswered: {q.question[:100]!r}")
         return ([BenchmarkQuery(q.id, q.query, MEDEVIDENCE_SPLIT)
-                 for q in medevidence.questions.values()], medevidence)
+                 for q in medevidence.questions.values() if q.understood], medevidence)
     else:
         raise BenchmarkError(f"{spec!r} is neither 'simulated', a folder written by "
                              "`dacg corpus simulate`, nor a MedEvidence JSONL file")

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from pipeline.evaluation.replay import Thresholds
-from pipeline.terminal import command_group, console, fail, progress_bar
+from pipeline.terminal import command_group, console, errors, fail, progress_bar
 from pipeline.trajectory import SPLITS
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
@@ -106,7 +106,7 @@ def record(
     from pipeline.trajectory import drop_torn_tail
 
     try:
-        opened = open_benchmark(benchmark)
+        opened = open_benchmark(benchmark, warn=lambda text: errors.print(f"warning: {text}"))
     except BenchmarkError as error:
         raise fail(str(error), 2) from None
     queries = opened[0]

@@ -37,7 +37,8 @@ ANSWER_LABELS: dict[str, Label] = {
 
 _QUESTION = re.compile(
     r"^\s*(?:is|are)\s+(?:the\s+)?(?P<outcome>.+?)\s+"
-    r"(?:higher,\s*lower|lower,\s*higher),?\s+or\s+the\s+same\s+when\s+comparing\s+"
+    r"(?:higher,\s*lower|lower,\s*higher),?\s+or\s+the\s+same\s+(?:when\s+)?"
+    r"compar(?:ing|ed)\s+"
     r"(?P<arms>.+?)\s*\?\s*$", re.IGNORECASE | re.DOTALL)
 _SEPARATORS = tuple(re.compile(rf"\s+{word}\s+", re.IGNORECASE)
                     for word in ("to", "with", "versus", r"vs\.?", "and"))
@@ -77,6 +78,11 @@ class MedEvidenceQuestion:
     review_year: int | None
     abstracts: tuple[Abstract, ...]
     relevant_pmids: tuple[str, ...]
+
+    @property
+    def understood(self) -> bool:
+        """Whether the question's wording could be parsed into arms and an outcome."""
+        return bool(self.intervention and self.outcome)
 
     @property
     def scorable(self) -> bool:
@@ -130,7 +136,8 @@ class MedEvidenceSource:
                 raise EmptyResult(f"no MedEvidence question {wanted!r}")
             return self.questions[wanted]
         key = _arms_key(query)
-        matches = [q for q in self.questions.values() if _arms_key(q.query) == key]
+        matches = [q for q in self.questions.values()
+                   if q.understood and _arms_key(q.query) == key]
         if not matches:
             raise EmptyResult(f"no MedEvidence question about {query.intervention.name!r} "
                               f"and {query.outcome.name!r}")
@@ -166,7 +173,10 @@ def _field(row: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any
 
 def _question(row: dict[str, Any]) -> MedEvidenceQuestion:
     question = _field(row, "question", str)
-    intervention, comparator, outcome = parse_question(question)
+    try:
+        intervention, comparator, outcome = parse_question(question)
+    except QuestionFormatError:  # kept, unanswered: one odd wording must not stop a run
+        intervention, comparator, outcome = "", None, ""
     answer = _field(row, "answer", str).strip().lower()
     if answer not in ANSWER_LABELS:
         raise ValueError(f"unknown answer {answer!r}")
