@@ -19,12 +19,9 @@ from urllib.parse import quote, urlsplit
 
 from pipeline.graph.store import DEFAULT_NAMESPACE, check_namespace
 from pipeline.model import Entity
+from pipeline.resources import shipped
 from pipeline.settings import redact_uri
 
-_CANDIDATES = (
-    Path(__file__).resolve().parents[1] / "cypher" / "browser",  # a source checkout
-    Path(__file__).resolve().parent / "cypher" / "browser",  # an installed wheel
-)
 SAVED_QUERIES = ("run_subgraph", "top_paths", "conflicts", "edge_evidence", "kg_top_edges")
 STYLE_FILE = "dacg.grass"
 GUIDE_FILE = "guide.html"
@@ -36,10 +33,7 @@ _PARAMS_BLOCK = re.compile(r'(<pre class="code runnable dacg-params">)(.*?)(</pr
 
 def browser_dir() -> Path:
     """The folder holding the saved queries, the style and the guide."""
-    for folder in _CANDIDATES:
-        if folder.is_dir():
-            return folder
-    raise FileNotFoundError(f"no Browser files in {_CANDIDATES[0]}")
+    return shipped("cypher/browser")
 
 
 def saved_query(name: str) -> str:

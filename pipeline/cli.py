@@ -29,11 +29,20 @@ from pipeline.graph.store import (
     check_namespace,
 )
 from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
+from pipeline.resources import shipped
 from pipeline.retrieval.cli import app as corpus_app
 from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
 from pipeline.stopping.cli import app as prm_app
-from pipeline.stopping.policies import StopDecision, StoppingPolicy, policy_from_name
+from pipeline.stopping.policies import (
+    DACGPolicy,
+    StopDecision,
+    StoppingPolicy,
+    Thresholds,
+    dacg_policy,
+    policy_from_name,
+)
+from pipeline.stopping.thresholds import load_thresholds
 from pipeline.terminal import (
     FaultBoundary,
     command_group,
@@ -85,6 +94,10 @@ def valid_namespace(namespace: str) -> str:
 
 NamespaceOption = Annotated[str, typer.Option(help="Graph namespace to read or write.",
                                               callback=valid_namespace)]
+PrmOption = Annotated[str | None, typer.Option(
+    help="PRM weights folder (default: the shipped one), or 'none' for no PRM.")]
+ThresholdsOption = Annotated[Path | None, typer.Option(
+    help="Thresholds file (default: the ones `dacg bench tune` froze, shipped with DACG).")]
 DbOption = Annotated[Path | None, typer.Option(
     "--db", help="Embedded store file (default $DACG_DB or .dacg/graph.sqlite).")]
 
@@ -133,7 +146,7 @@ def ingest(
                   f"edges, {stats.pmids} PMIDs", highlight=False)
 
 
-PRM_DIR = Path(__file__).resolve().parents[1] / "data" / "prm"
+PRM_DIR = "data/prm"  # shipped (pipeline.resources)
 
 
 @app.command()
@@ -154,8 +167,8 @@ def query(
     store: StoreOption = None,
     namespace: NamespaceOption = DEFAULT_NAMESPACE,
     db: DbOption = None,
-    prm: Annotated[Path | None, typer.Option(
-        help="PRM weights folder (default: the shipped data/prm when present).")] = None,
+    prm: PrmOption = None,
+    thresholds: ThresholdsOption = None,
     record: Annotated[Path | None, typer.Option(
         help="Write every step as JSON lines (SPEC §6) to this file.")] = None,
     offline: Annotated[bool, typer.Option(help="PubMed: read the cache only.")] = False,
@@ -167,13 +180,14 @@ def query(
     the answer with the paths, edges, PMIDs (and sentences) behind it."""
     from pipeline.answer import answer_from_graph, explain_edges
 
+    in_force = thresholds_in_force(thresholds)
     try:
         question = Query(
             Entity.from_name(intervention, "intervention"), Entity.from_name(outcome, "outcome"),
             Entity.from_name(comparator, "comparator") if comparator else None,
             None if direction is None else (
                 Polarity.INCREASES if direction is Direction.INCREASE else Polarity.DECREASES))
-        stopping = policy_from_name(policy)
+        stopping = policy_from_name(policy, in_force)
     except (InvalidEvidence, ValueError) as error:
         raise fail(str(error), code=2) from None
     with graph(store, db) as target:
@@ -181,7 +195,8 @@ def query(
             answer = answer_from_graph(target, namespace, question)
             stop, run_id, where = None, namespace, namespace
         else:
-            result = run_agent(target, question, source, stopping, budget, prm, record, offline)
+            result = run_agent(target, question, source, stopping, budget, prm, record, offline,
+                               dacg_policy(in_force))
             answer, stop, run_id = result.answer, result.stop, result.run_id
             where = run_id
         evidence = explain_edges(target, where, answer.explanation) if explain else {}
@@ -189,8 +204,8 @@ def query(
 
 
 def run_agent(store: GraphStore, question: Query, source: str, stopping: StoppingPolicy,
-              budget: int, prm: Path | None, record: Path | None,
-              offline: bool) -> AgentResult:
+              budget: int, prm: str | None, record: Path | None, offline: bool,
+              rules: DACGPolicy) -> AgentResult:
     """Build the source, extractor and reward model and run the controller."""
     from pipeline.controller import Controller
     from pipeline.extraction.extractor import default_extractor
@@ -210,7 +225,7 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
         record.write_text("", encoding="utf-8")
     controller = Controller(store, literature, default_extractor(), stopping, reward_model,
                             budget, on_step=lambda step: write_steps(record, [step])
-                            if record else None)
+                            if record else None, rules=rules)
     try:
         run = controller.run(question, query_id=f"{question.intervention.id} -> "
                                                 f"{question.outcome.id}")
@@ -223,13 +238,22 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
                        run.stop, run.run_id)
 
 
-def load_reward_model(directory: Path | None) -> RewardModel | None:
-    """The PRM given, else the shipped weights when present; without one, the PRM rules
-    simply never fire."""
+def load_reward_model(directory: str | None) -> RewardModel | None:
+    """The PRM given, else the shipped weights (missing ones are an error, never a silent
+    run without the PRM); 'none' runs without one, so the PRM rules never fire."""
     from pipeline.stopping.prm import RewardModel
 
-    chosen = directory or (PRM_DIR if (PRM_DIR / "metadata.json").is_file() else None)
-    return RewardModel.load(chosen) if chosen else None
+    if directory is not None and directory.strip().lower() == "none":
+        return None
+    return RewardModel.load(Path(directory) if directory else shipped(PRM_DIR))
+
+
+def thresholds_in_force(path: Path | None) -> Thresholds:
+    """The frozen thresholds (or the file given): the ones the report tables use."""
+    try:
+        return load_thresholds(path)
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
@@ -285,40 +309,39 @@ def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
 def demo(
     store: StoreOption = None,
     db: DbOption = None,
-    prm: Annotated[Path | None, typer.Option(help="PRM weights folder.")] = None,
+    prm: PrmOption = None,
+    thresholds: ThresholdsOption = None,
 ) -> None:
     """Three simulated questions (true answers Beneficial, NoEffect, Harmful): each read for
     the full 20 steps, then DACG's stop and a fixed k = 20 compared on the same evidence."""
     from pipeline.controller import Controller
     from pipeline.extraction.extractor import default_extractor
     from pipeline.retrieval.open import simulated_benchmark
-    from pipeline.stopping.policies import DACGPolicy, FixedBudget, replay
+    from pipeline.stopping.policies import FixedBudget, replay
 
     queries, literature = simulated_benchmark()
     chosen = [next(q for q in queries if q.split == "test" and q.label.value == label)
               for label in ("Beneficial", "NoEffect", "Harmful")]
     extractor = default_extractor()
+    dacg = dacg_policy(thresholds_in_force(thresholds))
     try:
         reward_model = load_reward_model(prm)
-    except (ValueError, OSError) as error:
+    except ValueError as error:
         raise fail(str(error)) from None
     table = Table("question", "true answer", "DACG (stop step, why)", "k = 20",
                   title="DACG vs reading everything, on the same recorded evidence")
     with graph(store, db) as target:
         for sim in chosen:
             question = sim.query()
-            run = Controller(target, literature, extractor, None, reward_model).run(
-                question, sim.id)
-            dacg, full = replay(DACGPolicy(), run.steps), replay(FixedBudget(20), run.steps)
+            run = Controller(target, literature, extractor, None, reward_model,
+                             rules=dacg).run(question, sim.id)
+            stop, full = replay(dacg, run.steps), replay(FixedBudget(20), run.steps)
             want = "increase" if question.direction == Polarity.INCREASES else "decrease"
             table.add_row(f"does {question.intervention.name} {want} "
                           f"{question.outcome.name}?", sim.label.value,
-                          f"{run.steps[dacg.step - 1].label} ({dacg.step}, {dacg.reason})",
+                          f"{run.steps[stop.step - 1].label} ({stop.step}, {stop.reason})",
                           f"{run.steps[full.step - 1].label} ({full.step})")
     console.print(table)
-    if reward_model is None:
-        console.print("no PRM weights found: only the KL rule can stop DACG here",
-                      highlight=False)
 
 
 @app.command()

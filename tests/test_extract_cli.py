@@ -14,6 +14,7 @@ from pipeline.extraction.cli import EI_DEV, EI_TRAIN, app
 from pipeline.extraction.evaluate import Report, evaluate, read_prompts
 from pipeline.extraction.extractor import default_extractor
 from pipeline.graph.evidence_file import parse_evidence_row
+from pipeline.resources import shipped
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
 needs_data = pytest.mark.skipif(not EI_DEV.is_file(), reason="../shared/data is absent")
@@ -108,4 +109,4 @@ def test_training_reproduces_the_shipped_weights(tmp_path: Path) -> None:
                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "dev-article rows excluded" in result.stdout
-    assert ConfidenceModel.load(out).weights == ConfidenceModel.load(DEFAULT_MODEL).weights
+    assert ConfidenceModel.load(out).weights == ConfidenceModel.load(shipped(DEFAULT_MODEL)).weights

@@ -12,14 +12,15 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pipeline.evaluation.replay import Thresholds
+from pipeline.stopping.policies import Thresholds
+from pipeline.stopping.thresholds import FROZEN_THRESHOLDS
 from pipeline.terminal import command_group, console, errors, fail, progress_bar
 from pipeline.trajectory import SPLITS
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
                     "thresholds on validation, write the paper's tables and figures.")
 
-DEFAULT_THRESHOLDS = Path("data/eval/thresholds.json")
+DEFAULT_THRESHOLDS = Path(FROZEN_THRESHOLDS)  # where `tune` freezes them in a checkout
 DEFAULT_QUERIES = Path("data/simulated/queries.jsonl")
 
 RecordsArg = Annotated[list[Path], typer.Argument(
@@ -28,8 +29,8 @@ QueriesOpt = Annotated[Path, typer.Option(
     help="queries.jsonl with each query's id, true label and split.")]
 PrmOpt = Annotated[str, typer.Option(
     help="PRM directory scoring the steps for the PRM rules, or 'none'.")]
-ThresholdsOpt = Annotated[Path, typer.Option(
-    help="Frozen thresholds written by `dacg bench tune`.")]
+ThresholdsOpt = Annotated[Path | None, typer.Option(
+    help="Frozen thresholds written by `dacg bench tune` (default: the shipped ones).")]
 
 
 def _load(records: list[Path], queries: Path, prm: str,
@@ -54,17 +55,14 @@ def _load(records: list[Path], queries: Path, prm: str,
     return scored(chosen, model), truth, split_of
 
 
-def _thresholds(path: Path) -> Thresholds:
-    from pipeline.evaluation.tuning import thresholds_from_json
+def _thresholds(path: Path | None) -> Thresholds:
+    """The frozen thresholds (a missing file is an error, never the paper's defaults)."""
+    from pipeline.stopping.thresholds import load_thresholds
 
-    if not path.is_file():
-        console.print(f"({path} not found: the paper's default thresholds are used)",
-                      highlight=False)
-        return Thresholds()
     try:
-        return thresholds_from_json(json.loads(path.read_text(encoding="utf-8"))["thresholds"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise fail(f"{path}: not a thresholds file ({error})") from None
+        return load_thresholds(path)
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | None]:
@@ -177,7 +175,7 @@ def replay_command(
     queries: QueriesOpt = DEFAULT_QUERIES,
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
     prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    thresholds: ThresholdsOpt = None,
 ) -> None:
     """Apply every stopping policy offline to the same records and print the main table."""
     from pipeline.evaluation.harness import evaluate
@@ -205,7 +203,7 @@ def report(
     = Path("reports/simulated"),
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
     prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    thresholds: ThresholdsOpt = None,
     benchmark: Annotated[str, typer.Option(
         help="The benchmark the records come from, whose abstracts the trim-and-fill "
              "baseline reads ('simulated', a folder, a MedEvidence file), or 'none'.")]
@@ -220,7 +218,8 @@ def report(
         "Trim-and-fill": _trim_and_fill(benchmark, runs)}
     result = evaluate(runs, truth, frozen, extra)
     settings = {"split": split, "queries": result.metrics["k=20"].n, "prm": prm,
-                "thresholds file": thresholds, "benchmark (trim-and-fill)": benchmark,
+                "thresholds file": thresholds or FROZEN_THRESHOLDS,
+                "benchmark (trim-and-fill)": benchmark,
                 **thresholds_settings(frozen)}
     written = write_report(result, out, f"Stopping policies on the {split} split", settings)
     console.print((out / "claims.md").read_text(encoding="utf-8"), markup=False,
@@ -237,7 +236,7 @@ def medevidence(
     out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
     = Path("reports/medevidence"),
     prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    thresholds: ThresholdsOpt = None,
 ) -> None:
     """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
     from pipeline.evaluation import figures

@@ -22,10 +22,11 @@ import numpy as np
 
 from pipeline.extraction.lexicon import VALENCE_CUES, WEAK_CUES
 from pipeline.extraction.rules import Candidate, Reading
+from pipeline.resources import shipped
 
 CLASSES = (-1, 0, 1)
 MODEL_ENV = "DACG_CONFIDENCE_MODEL"
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "data" / "models" / "confidence_lr.json"
+DEFAULT_MODEL = "data/models/confidence_lr.json"  # shipped (pipeline.resources)
 MAX_CONFIDENCE = 0.95
 MAX_KNOWN_FEATURE_SETS = 100_000
 
@@ -107,12 +108,12 @@ class ConfidenceModel:
 
 
 def load_default_model() -> ConfidenceModel | None:
-    """The shipped weights ($DACG_CONFIDENCE_MODEL overrides; 'none' turns them off)."""
+    """The shipped weights ($DACG_CONFIDENCE_MODEL overrides; 'none' turns them off). A
+    missing model is an error (MissingResource), never a silent fall back to rules."""
     configured = os.environ.get(MODEL_ENV)
     if configured and configured.lower() == "none":
         return None
-    path = Path(configured) if configured else DEFAULT_MODEL
-    return ConfidenceModel.load(path) if path.is_file() else None
+    return ConfidenceModel.load(Path(configured) if configured else shipped(DEFAULT_MODEL))
 
 
 def fit(examples: Sequence[tuple[Candidate, int]], groups: Sequence[str],
