@@ -476,3 +476,46 @@ def tables_of_empty_store(tmp_path: Path) -> list[str]:
     empty = tmp_path / "empty.sqlite"
     EmbeddedStore(empty).close()
     return tables(empty)
+
+
+# --- 12. Neo4j version and read-only use --------------------------------------------------
+
+@pytest.mark.parametrize("agent, version", [("Neo4j/5.26.0", (5, 26)), ("Neo4j/5.23.1", (5, 23)),
+                                            ("Neo4j/2025.01.0", (2025, 1))])
+def test_servers_new_enough_are_accepted(agent: str, version: tuple[int, int]) -> None:
+    from pipeline.graph.neo4j_store import check_server_version
+
+    assert check_server_version(agent) == version
+
+
+@pytest.mark.parametrize("agent", ["Neo4j/5.22.0", "Neo4j/4.4.30", "Memgraph/2.1"])
+def test_older_servers_get_one_line_saying_what_is_needed(agent: str) -> None:
+    from pipeline.graph.neo4j_store import check_server_version
+    from pipeline.graph.store import StoreUnavailable
+
+    with pytest.raises(StoreUnavailable, match=r"needs Neo4j 5\.23 or later") as error:
+        check_server_version(agent)
+    assert "\n" not in str(error.value)
+
+
+def test_connecting_writes_no_schema() -> None:
+    """Read-only credentials must be able to query: the schema is set up on first write."""
+    from unittest.mock import MagicMock
+
+    from pipeline.graph.neo4j_store import Neo4jStore
+
+    driver = MagicMock()
+    Neo4jStore(driver)
+    assert driver.mock_calls == []
+
+
+@pytest.mark.neo4j
+def test_first_write_sets_up_the_schema(neo4j_driver) -> None:
+    from pipeline.graph.neo4j_store import Neo4jStore
+    from pipeline.model import make_evidence
+
+    store = Neo4jStore(neo4j_driver)
+    store.write(f"schema-{os.getpid()}", [make_evidence("a", "b", 1, 0.5, "1")])
+    records, _, _ = neo4j_driver.execute_query("SHOW CONSTRAINTS YIELD labelsOrTypes "
+                                               "RETURN collect(labelsOrTypes) AS found")
+    assert ["Entity"] in records[0]["found"]

@@ -8,6 +8,7 @@ built; `connect` builds one from settings and turns connection failures into a o
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -73,7 +74,30 @@ def connect(uri: str, user: str, password: str, database: str | None = None) -> 
     except (DriverError, Neo4jError, OSError) as error:
         driver.close()
         raise StoreUnavailable(f"cannot reach Neo4j at {shown}: {reason(error)}") from None
+    try:
+        check_server_version(driver.get_server_info().agent)
+    except StoreUnavailable as error:
+        driver.close()
+        raise StoreUnavailable(f"Neo4j at {shown}: {error}") from None
     return Neo4jStore(driver, database)
+
+
+MIN_VERSION = (5, 23)  # CALL (x) { ... } scoped subqueries (paths.cypher, merge_evidence)
+
+
+def check_server_version(agent: str) -> tuple[int, int]:
+    """The (major, minor) of a server agent string such as "Neo4j/5.26.0"; a server older
+    than MIN_VERSION is refused in one line saying what is needed."""
+    match = re.fullmatch(r"Neo4j/(\d+)\.(\d+)(?:\..*)?", agent.strip())
+    needed = ".".join(map(str, MIN_VERSION))
+    if match is None:
+        raise StoreUnavailable(f"unrecognised server {agent!r}; DACG needs Neo4j {needed} "
+                               "or later")
+    version = (int(match[1]), int(match[2]))
+    if version < MIN_VERSION:
+        raise StoreUnavailable(f"server is Neo4j {version[0]}.{version[1]}; DACG's Cypher "
+                               f"(CALL (x) {{...}} subqueries) needs Neo4j {needed} or later")
+    return version
 
 
 UNKNOWN_YEAR = 0  # Neo4j lists cannot hold null
@@ -103,18 +127,23 @@ class Neo4jStore:
     def __init__(self, driver: Driver, database: str | None = None) -> None:
         self._driver = driver
         self._database = database
-        self.ensure_schema()
+        self._schema_ready = False
 
     def ensure_schema(self) -> None:
+        """Constraints and indexes, set up before the first write (not on connecting, so
+        read-only credentials can query)."""
         with self._driver.session(database=self._database) as session:
             for statement in cypher.statements("schema"):
                 session.run(statement).consume()
+        self._schema_ready = True
 
     def write(self, namespace: str, evidence: Sequence[Evidence]) -> WriteSummary:
         check_namespace(namespace)
         entities, edges = _batch_parameters(evidence)
         if not edges:
             return WriteSummary(rows=0, new_edges=0, new_evidence=0)
+        if not self._schema_ready:
+            self.ensure_schema()
 
         def work(tx: ManagedTransaction) -> WriteSummary:
             tx.run(cypher.query("merge_entities"), ns=namespace, entities=entities).consume()
