@@ -3,7 +3,9 @@
 SQLite gives what the Neo4j store gets from its server: one transaction per batch (a killed
 ingest leaves whole batches only), persistence across commands, and `:memory:` for a run's
 scratch graph. Beliefs and strengths are computed with the same formulas, in the same
-operation order, as the Cypher, so the two stores agree to the last bit (parity test).
+operation order, as the Cypher, so the two stores' beliefs, paths and strengths agree to the
+last bit (the parity test compares them with ==; only the namespace's mean belief, summed in
+each store's own order, may differ in the last place).
 """
 
 from __future__ import annotations
