@@ -373,6 +373,64 @@ def browse(
         raise fail(f"cannot serve the guide on port {port}: {error}") from None
 
 
+runs_app = command_group("The run graphs that queries leave behind (one namespace per run).")
+app.add_typer(runs_app, name="runs")
+
+
+@runs_app.command("list")
+def list_runs(store: StoreOption = None, db: DbOption = None) -> None:
+    """Every run's namespace, when it started and its size."""
+    from pipeline.runs import is_run, run_created
+
+    table = Table(title="run graphs")
+    table.add_column("run", overflow="fold")
+    for column in ("started (UTC)", "entities", "edges"):
+        table.add_column(column)
+    with graph(store, db) as target:
+        for namespace in filter(is_run, target.namespaces()):
+            created, stats = run_created(namespace), target.stats(namespace)
+            table.add_row(namespace, f"{created:%Y-%m-%d %H:%M:%S}" if created else "unknown",
+                          str(stats.nodes), str(stats.edges))
+    console.print(table if table.row_count else "no run graphs")
+
+
+@runs_app.command("drop")
+def drop_runs(
+    runs: Annotated[list[str] | None, typer.Argument(help="Run ids to drop.")] = None,
+    older_than: Annotated[str | None, typer.Option(
+        help="Drop every run started longer ago than this: 30m, 12h, 7d, 2w.")] = None,
+    store: StoreOption = None,
+    db: DbOption = None,
+) -> None:
+    """Drop run graphs by id, or all those older than an age (never the knowledge graph)."""
+    from datetime import UTC, datetime
+
+    from pipeline.runs import is_run, parse_age, runs_older_than
+
+    if bool(runs) == (older_than is not None):
+        raise fail("give run ids or --older-than, not both and not neither", 2)
+    try:
+        age = parse_age(older_than) if older_than is not None else None
+    except ValueError as error:
+        raise fail(str(error), 2) from None
+    for run_id in runs or []:
+        if not is_run(run_id):
+            raise fail(f"{run_id!r} is not a run graph (run ids start with 'run-')", 2)
+    with graph(store, db) as target:
+        present = target.namespaces()
+        if age is not None:
+            chosen = runs_older_than(present, age, datetime.now(UTC))
+        else:
+            chosen = list(dict.fromkeys(runs or []))
+            missing = [r for r in chosen if r not in present]
+            if missing:
+                raise fail(f"no run graph named {missing[0]!r} (see `dacg runs list`)")
+        for namespace in chosen:
+            target.drop(namespace)
+    console.print(f"dropped {len(chosen)} run graph{'s' if len(chosen) != 1 else ''}",
+                  highlight=False)
+
+
 STOP_REASONS = {
     "kl": "the posterior stopped moving (KL < delta)",
     "prm_decline": "the PRM reward fell below its best by more than alpha",

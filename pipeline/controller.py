@@ -15,9 +15,9 @@ ahead and no answer key is used.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Protocol
 
 from pipeline.answer import explain
@@ -48,6 +48,7 @@ from pipeline.model import (
     label_index,
 )
 from pipeline.retrieval.source import Cursor, EmptyResult, LiteratureSource, SearchConstraints
+from pipeline.runs import run_namespace
 from pipeline.stopping.policies import DACGPolicy, StopDecision, StoppingPolicy
 from pipeline.trajectory import StepRecord
 
@@ -94,12 +95,6 @@ class _Search:
         return batch
 
 
-def _namespace(query_id: str) -> str:
-    """run-<query id as letters, digits and single dashes>-<8 hex>: readable in Browser."""
-    safe = "-".join("".join(ch if ch.isalnum() else " " for ch in query_id).split())[:60]
-    return f"run-{safe}-{uuid.uuid4().hex[:8]}"
-
-
 class Controller:
     """Runs one query to a stop. Store, source, extractor and reward model are passed in.
     `rules` is DACG with the thresholds in force: each step records which of its rules
@@ -115,7 +110,7 @@ class Controller:
         self.budget, self.constraints, self.on_step = budget, constraints, on_step
 
     def run(self, query: Query, query_id: str = "query", run_id: str | None = None) -> RunResult:
-        namespace = run_id or _namespace(query_id)
+        namespace = run_id or run_namespace(query_id, datetime.now(UTC))
         search = _Search(self._search(query), [], set())
         posterior = previous = uniform_posterior(query.direction)
         previous_energy = energy(previous, [], {}).total

@@ -166,5 +166,8 @@ class EmbeddedStore:
             for table in ("entity", "evidence", "edge"):
                 self._db.execute(f"DELETE FROM {table} WHERE ns = ?", (namespace,))
 
+    def namespaces(self) -> list[str]:
+        return [ns for (ns,) in self._db.execute("SELECT DISTINCT ns FROM entity ORDER BY ns")]
+
     def close(self) -> None:
         self._db.close()

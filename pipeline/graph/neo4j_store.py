@@ -197,5 +197,10 @@ class Neo4jStore:
         with self._driver.session(database=self._database) as session:
             session.run(cypher.query("drop_namespace"), ns=namespace).consume()
 
+    def namespaces(self) -> list[str]:
+        records, _, _ = self._driver.execute_query(
+            cypher.query("namespaces"), database_=self._database, routing_="r")
+        return [r["ns"] for r in records]
+
     def close(self) -> None:
         self._driver.close()
