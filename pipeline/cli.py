@@ -77,6 +77,11 @@ def show_help_without_command(context: typer.Context) -> None:
         console.print(context.get_help())
 
 
+class ExtractorKind(StrEnum):
+    RULES = "rules"
+    LLM = "llm"
+
+
 class Direction(StrEnum):
     INCREASE = "increase"
     DECREASE = "decrease"
@@ -163,6 +168,10 @@ def query(
              "corpus: a JSONL file or a folder of PubMed XML.")] = "pubmed",
     policy: Annotated[str, typer.Option(help="Stopping policy: dacg, kl, prm or k=N.")]
     = "dacg",
+    extractor: Annotated[ExtractorKind, typer.Option(
+        help="rules (offline, the default) or llm: an OpenAI-compatible chat endpoint named "
+             "by DACG_LLM_URL and DACG_LLM_MODEL (key in DACG_LLM_API_KEY).")]
+    = ExtractorKind.RULES,
     budget: Annotated[int, typer.Option(min=1, max=100, help="Most retrieval steps.")] = 20,
     store: StoreOption = None,
     namespace: NamespaceOption = DEFAULT_NAMESPACE,
@@ -196,7 +205,7 @@ def query(
             stop, run_id, where = None, namespace, namespace
         else:
             result = run_agent(target, question, source, stopping, budget, prm, record, offline,
-                               dacg_policy(in_force))
+                               dacg_policy(in_force), extractor)
             answer, stop, run_id = result.answer, result.stop, result.run_id
             where = run_id
         evidence = explain_edges(target, where, answer.explanation) if explain else {}
@@ -205,10 +214,11 @@ def query(
 
 def run_agent(store: GraphStore, question: Query, source: str, stopping: StoppingPolicy,
               budget: int, prm: str | None, record: Path | None, offline: bool,
-              rules: DACGPolicy) -> AgentResult:
+              rules: DACGPolicy, kind: ExtractorKind) -> AgentResult:
     """Build the source, extractor and reward model and run the controller."""
     from pipeline.controller import Controller
-    from pipeline.extraction.extractor import default_extractor
+    from pipeline.extraction.extractor import Extractor, default_extractor
+    from pipeline.extraction.llm import LLMError, LLMExtractor
     from pipeline.retrieval.open import open_source, with_simulated_aliases
     from pipeline.retrieval.source import SourceError
     from pipeline.trajectory import write_steps
@@ -216,20 +226,22 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
     try:
         literature = open_source(source, offline=offline)
         reward_model = load_reward_model(prm)
-    except (SourceError, ValueError, OSError) as error:
+        reader: Extractor = (LLMExtractor.from_env() if kind is ExtractorKind.LLM
+                             else default_extractor())
+    except (SourceError, ValueError, OSError, LLMError) as error:
         raise fail(str(error)) from None
     if source == "simulated":
         question = with_simulated_aliases(question)
     if record:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text("", encoding="utf-8")
-    controller = Controller(store, literature, default_extractor(), stopping, reward_model,
+    controller = Controller(store, literature, reader, stopping, reward_model,
                             budget, on_step=lambda step: write_steps(record, [step])
                             if record else None, rules=rules)
     try:
         run = controller.run(question, query_id=f"{question.intervention.id} -> "
                                                 f"{question.outcome.id}")
-    except SourceError as error:
+    except (SourceError, LLMError) as error:
         raise fail(str(error)) from None
     from pipeline.answer import Answer, explain
 
