@@ -166,3 +166,12 @@ def test_query_and_report_build_policies_from_the_same_frozen_thresholds() -> No
         assert policy_from_name(name, query_side) == table[column]
     assert policy_from_name("dacg", query_side) == DACGPolicy(
         frozen["delta"], frozen["alpha"], frozen["alpha_c"])
+
+
+def test_prm_decline_is_strict_at_exactly_alpha_below_the_best() -> None:
+    """r_t < max r - alpha: a reward exactly alpha below the best does not fire (values
+    chosen so 1.0 - 0.5 is exact in binary)."""
+    rule = PRMDecline(alpha=0.5)
+    assert rule.fires(run(1.0, 0.5)) is None
+    assert rule.fires(run(1.0, 0.4375)) == "prm_decline"
+    assert DACGPolicy(delta=0.0, alpha=0.5).fires(run(1.0, 0.5)) is None
