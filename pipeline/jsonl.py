@@ -11,9 +11,11 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class JsonlError(ValueError):
@@ -50,6 +52,22 @@ def parse_json_line(raw: bytes | str, where: str) -> Any:
     except ValueError as error:  # e.g. an integer longer than 4,300 digits
         reason = str(error).split(";")[0].split(":")[0]
         raise JsonlError(f"{where}: not valid JSON ({reason})") from None
+
+
+def parse_jsonl(path: Path | str, parse: Callable[[Any], T],
+                error: Callable[[str], Exception]) -> list[T]:
+    """Every line's value through `parse`; a line that is not JSON, or that `parse` refuses
+    with a ValueError, becomes `error` naming the file and the line."""
+    parsed: list[T] = []
+    try:
+        for number, value in read_jsonl(path):
+            try:
+                parsed.append(parse(value))
+            except ValueError as exc:
+                raise error(f"{path}:{number}: {exc}") from None
+    except JsonlError as exc:
+        raise error(str(exc)) from None
+    return parsed
 
 
 def read_jsonl_objects(path: Path | str) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.graph.store import BATCH_SIZE, GraphStore, WriteSummary, batches
-from pipeline.jsonl import JsonlError, read_jsonl
+from pipeline.jsonl import parse_jsonl
 from pipeline.model import Evidence, InvalidEvidence, make_evidence, shown
 
 FIELDS = ("head", "tail", "polarity", "confidence", "pmid")
@@ -33,15 +33,7 @@ def parse_evidence_row(row: object) -> Evidence:
 
 def read_evidence(path: Path) -> list[Evidence]:
     """Every row of a JSONL evidence file, or InvalidEvidence naming the first bad line."""
-    evidence: list[Evidence] = []
-    try:
-        for number, row in read_jsonl(path):
-            try:
-                evidence.append(parse_evidence_row(row))
-            except InvalidEvidence as error:
-                raise InvalidEvidence(f"{path}:{number}: {error}") from None
-    except JsonlError as error:
-        raise InvalidEvidence(str(error)) from None
+    evidence = parse_jsonl(path, parse_evidence_row, InvalidEvidence)
     if not evidence:
         raise InvalidEvidence(f"{path}: no evidence rows")
     return evidence

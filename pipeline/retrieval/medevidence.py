@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.jsonl import JsonlError, read_jsonl_objects
+from pipeline.jsonl import parse_jsonl
 from pipeline.model import Abstract, Entity, Label, Query
 from pipeline.retrieval.corpus import CorpusError, LocalCorpus
 from pipeline.retrieval.source import (
@@ -151,16 +151,7 @@ def _arms_key(query: Query) -> tuple[str, str, str]:
 
 def read_medevidence(path: Path | str) -> list[MedEvidenceQuestion]:
     """Every question of a MedEvidence JSONL file; CorpusError names the file and line."""
-    questions = []
-    try:
-        for number, row in read_jsonl_objects(path):
-            try:
-                questions.append(_question(row))
-            except ValueError as exc:
-                raise CorpusError(f"{path}:{number}: {exc}") from None
-    except JsonlError as error:
-        raise CorpusError(str(error)) from None
-    return questions
+    return parse_jsonl(path, _question, CorpusError)
 
 
 def _field(row: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
@@ -171,7 +162,9 @@ def _field(row: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any
     return row[name]
 
 
-def _question(row: dict[str, Any]) -> MedEvidenceQuestion:
+def _question(row: object) -> MedEvidenceQuestion:
+    if not isinstance(row, dict):
+        raise ValueError("each line must be a JSON object")
     question = _field(row, "question", str)
     try:
         intervention, comparator, outcome = parse_question(question)
