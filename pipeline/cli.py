@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -29,7 +29,6 @@ from pipeline.graph.store import (
     check_namespace,
 )
 from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
-from pipeline.resources import shipped
 from pipeline.retrieval.cli import app as corpus_app
 from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
@@ -52,9 +51,6 @@ from pipeline.terminal import (
     one_line,
     progress_bar,
 )
-
-if TYPE_CHECKING:
-    from pipeline.stopping.prm import RewardModel
 
 app = typer.Typer(help="DACG: drift-aware causal graph search over biomedical literature.",
                   add_completion=False, pretty_exceptions_enable=False, cls=FaultBoundary)
@@ -151,9 +147,6 @@ def ingest(
                   f"edges, {stats.pmids} PMIDs", highlight=False)
 
 
-PRM_DIR = "data/prm"  # shipped (pipeline.resources)
-
-
 @app.command()
 def query(
     intervention: Annotated[str, typer.Argument(help="Intervention / cause (E1).")],
@@ -221,6 +214,7 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
     from pipeline.extraction.llm import LLMError, LLMExtractor
     from pipeline.retrieval.open import open_source, with_simulated_aliases
     from pipeline.retrieval.source import SourceError
+    from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import write_steps
 
     try:
@@ -248,16 +242,6 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
     explanation, terms = explain(store, run.run_id, run.paths, run.posterior)
     return AgentResult(Answer(run.query, run.posterior, run.paths, explanation, terms),
                        run.stop, run.run_id)
-
-
-def load_reward_model(directory: str | None) -> RewardModel | None:
-    """The PRM given, else the shipped weights (missing ones are an error, never a silent
-    run without the PRM); 'none' runs without one, so the PRM rules never fire."""
-    from pipeline.stopping.prm import RewardModel
-
-    if directory is not None and directory.strip().lower() == "none":
-        return None
-    return RewardModel.load(Path(directory) if directory else shipped(PRM_DIR))
 
 
 def thresholds_in_force(path: Path | None) -> Thresholds:
@@ -330,6 +314,7 @@ def demo(
     from pipeline.extraction.extractor import default_extractor
     from pipeline.retrieval.open import simulated_benchmark
     from pipeline.stopping.policies import FixedBudget, replay
+    from pipeline.stopping.prm import load_reward_model
 
     queries, literature = simulated_benchmark()
     chosen = [next(q for q in queries if q.split == "test" and q.label.value == label)

@@ -27,24 +27,25 @@ RecordsArg = Annotated[list[Path], typer.Argument(
     help="Trajectory JSONL files written by `dacg bench record`.")]
 QueriesOpt = Annotated[Path, typer.Option(
     help="queries.jsonl with each query's id, true label and split.")]
-PrmOpt = Annotated[str, typer.Option(
-    help="PRM directory scoring the steps for the PRM rules, or 'none'.")]
+PrmOpt = Annotated[str | None, typer.Option(
+    help="PRM directory scoring the steps for the PRM rules (default: the shipped one), "
+         "or 'none'.")]
 ThresholdsOpt = Annotated[Path | None, typer.Option(
     help="Frozen thresholds written by `dacg bench tune` (default: the shipped ones).")]
 
 
-def _load(records: list[Path], queries: Path, prm: str,
+def _load(records: list[Path], queries: Path, prm: str | None,
           split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
     """Scored runs of one split, true labels and splits; every problem is one line."""
     from pipeline.evaluation.harness import scored
-    from pipeline.stopping.prm import RewardModel
+    from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import read_labelled_records
 
     if split not in SPLITS:
         raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
     try:
         truth, split_of, runs = read_labelled_records(records, queries)
-        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+        model = load_reward_model(prm)
     except FileNotFoundError as error:
         raise fail(str(error), 2) from None
     except (ValueError, OSError) as error:
@@ -130,7 +131,7 @@ def record(
 def tune(
     records: RecordsArg,
     queries: QueriesOpt = DEFAULT_QUERIES,
-    prm: PrmOpt = "data/prm",
+    prm: PrmOpt = None,
     out: Annotated[Path, typer.Option(help="Where to freeze the tuned thresholds.")]
     = DEFAULT_THRESHOLDS,
 ) -> None:
@@ -138,9 +139,11 @@ def tune(
     from pipeline.evaluation.harness import EVALUATED
     from pipeline.evaluation.tuning import grid_size
     from pipeline.evaluation.tuning import tune as tune_thresholds
+    from pipeline.stopping.prm import prm_folder
     from pipeline.trajectory import sha256_file
 
     runs, truth, _ = _load(records, queries, prm, "validation")
+    prm_dir = prm_folder(prm)
     evaluated = {q: s for q, s in runs.items() if truth[q] in EVALUATED}
     with progress_bar() as progress:
         task = progress.add_task("tuning on validation", total=grid_size())
@@ -153,8 +156,7 @@ def tune(
                      "objective": "macro-F1, ties to fewer mean steps",
                      "records": {str(p): sha256_file(p) for p in records},
                      "queries_file": {str(queries): sha256_file(queries)},
-                     "prm": prm if prm.lower() == "none"
-                     else sha256_file(Path(prm) / "weights.npz")},
+                     "prm": "none" if prm_dir is None else sha256_file(prm_dir / "weights.npz")},
         "validation": results,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -174,7 +176,7 @@ def replay_command(
     records: RecordsArg,
     queries: QueriesOpt = DEFAULT_QUERIES,
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
-    prm: PrmOpt = "data/prm",
+    prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
 ) -> None:
     """Apply every stopping policy offline to the same records and print the main table."""
@@ -202,7 +204,7 @@ def report(
     out: Annotated[Path, typer.Option(help="Folder for the tables and figures.")]
     = Path("reports/simulated"),
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
-    prm: PrmOpt = "data/prm",
+    prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
     benchmark: Annotated[str, typer.Option(
         help="The benchmark the records come from, whose abstracts the trim-and-fill "
@@ -211,13 +213,15 @@ def report(
 ) -> None:
     """Write the paper's tables (Markdown + CSV) and figures (PNG) from the records."""
     from pipeline.evaluation.harness import evaluate, thresholds_settings, write_report
+    from pipeline.stopping.prm import SHIPPED_PRM
 
     runs, truth, _ = _load(records, queries, prm, split)
     frozen = _thresholds(thresholds)
     extra = {} if benchmark.lower() == "none" else {
         "Trim-and-fill": _trim_and_fill(benchmark, runs)}
     result = evaluate(runs, truth, frozen, extra)
-    settings = {"split": split, "queries": result.metrics["k=20"].n, "prm": prm,
+    settings = {"split": split, "queries": result.metrics["k=20"].n,
+                "prm": prm or SHIPPED_PRM,
                 "thresholds file": thresholds or FROZEN_THRESHOLDS,
                 "benchmark (trim-and-fill)": benchmark,
                 **thresholds_settings(frozen)}
@@ -235,7 +239,7 @@ def medevidence(
     = Path("../shared/data/medevidence/dev.jsonl"),
     out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
     = Path("reports/medevidence"),
-    prm: PrmOpt = "data/prm",
+    prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
 ) -> None:
     """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
@@ -251,7 +255,7 @@ def medevidence(
     from pipeline.evaluation.replay import policies, replay_all
     from pipeline.retrieval.corpus import CorpusError
     from pipeline.retrieval.medevidence import read_medevidence
-    from pipeline.stopping.prm import RewardModel
+    from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import read_records
 
     for path in [*records, data]:
@@ -260,7 +264,7 @@ def medevidence(
     try:
         gold = {q.id: q.answer for q in read_medevidence(data)}
         runs = read_records(records)
-        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+        model = load_reward_model(prm)
     except (CorpusError, ValueError, OSError) as error:
         raise fail(str(error)) from None
     if not runs:

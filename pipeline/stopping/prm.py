@@ -22,6 +22,7 @@ import numpy as np
 
 from pipeline.inference.features import FEATURE_NAMES, FEATURE_VERSION
 from pipeline.model import Label
+from pipeline.resources import shipped
 from pipeline.trajectory import StepRecord
 
 if TYPE_CHECKING:
@@ -313,3 +314,19 @@ def train_prm(train: Trajectories, validation: Trajectories, truth: Mapping[str,
     }
     return replace(model, metadata=metadata), {**metadata,
                                                "seconds": time.perf_counter() - started}
+
+
+SHIPPED_PRM = "data/prm"
+
+
+def prm_folder(spec: str | None) -> Path | None:
+    """The PRM folder meant by a command-line value: None means the shipped weights (a
+    missing copy is MissingResource, never a silent run without the PRM), 'none' no PRM."""
+    if spec is not None and spec.strip().lower() == "none":
+        return None
+    return Path(spec) if spec else shipped(SHIPPED_PRM)
+
+
+def load_reward_model(spec: str | None) -> RewardModel | None:
+    folder = prm_folder(spec)
+    return None if folder is None else RewardModel.load(folder)
