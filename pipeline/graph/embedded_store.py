@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pipeline.graph.store import (
     EdgeKey,
+    StoreUnavailable,
     WriteSummary,
     check_namespace,
     strongest_per_edge_pmid,
@@ -58,7 +59,13 @@ class EmbeddedStore:
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError) as error:
+                blocker = next((p for p in reversed(Path(path).parents) if p.is_file()),
+                               error.filename)
+                raise StoreUnavailable(f"embedded store {path}: {blocker} is a file, "
+                                       "not a folder") from None
         self._db = sqlite3.connect(str(path), timeout=LOCK_WAIT_SECONDS)
         self._db.executescript(_SCHEMA)
 
