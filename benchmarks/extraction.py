@@ -19,7 +19,6 @@ and BLAS threads pinned to 1), so the rate is per core.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -36,6 +35,7 @@ from pipeline.extraction.cli import EI_DEV  # noqa: E402
 from pipeline.extraction.evaluate import read_prompts  # noqa: E402
 from pipeline.extraction.extractor import RuleExtractor, default_extractor  # noqa: E402
 from pipeline.extraction.nlp import build_nlp  # noqa: E402
+from pipeline.jsonl import read_jsonl  # noqa: E402
 from pipeline.model import Abstract, Entity, Query  # noqa: E402
 
 SIMULATED = ROOT / "data" / "simulated" / "abstracts.jsonl"
@@ -56,19 +56,16 @@ def load_simulated(path: Path, n: int) -> Items:
     by_pmid: dict[str, Query] = {}
     query_file, key_file = path.parent / "queries.jsonl", path.parent / "answer_key.jsonl"
     if query_file.is_file():
-        for line in query_file.open(encoding="utf-8"):
-            q = json.loads(line)
+        for _, q in read_jsonl(query_file):
             topics[q["id"]] = Query(Entity.from_name(q["intervention"]["name"]),
                                     Entity.from_name(q["outcome"]["name"]))
     elif key_file.is_file():
-        for line in key_file.open(encoding="utf-8"):
-            k = json.loads(line)
+        for _, k in read_jsonl(key_file):
             by_pmid.setdefault(str(k["pmid"]), Query(Entity.from_name(k["head"]),
                                                      Entity.from_name(k["tail"])))
     fallback = Query(Entity.from_name("intervention"), Entity.from_name("outcome"))
     items: Items = []
-    for line in path.open(encoding="utf-8"):
-        row = json.loads(line)
+    for _, row in read_jsonl(path):
         pmid = str(row["pmid"])
         query = topics.get(row.get("topic", "")) or by_pmid.get(pmid, fallback)
         items.append((Abstract(pmid, row.get("title", ""), row.get("abstract", "")), query))

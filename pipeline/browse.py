@@ -19,11 +19,9 @@ from urllib.parse import quote, urlsplit
 
 from pipeline.graph.store import DEFAULT_NAMESPACE, check_namespace
 from pipeline.model import Entity
+from pipeline.resources import shipped
+from pipeline.settings import redact_uri
 
-_CANDIDATES = (
-    Path(__file__).resolve().parents[1] / "cypher" / "browser",  # a source checkout
-    Path(__file__).resolve().parent / "cypher" / "browser",  # an installed wheel
-)
 SAVED_QUERIES = ("run_subgraph", "top_paths", "conflicts", "edge_evidence", "kg_top_edges")
 STYLE_FILE = "dacg.grass"
 GUIDE_FILE = "guide.html"
@@ -35,10 +33,7 @@ _PARAMS_BLOCK = re.compile(r'(<pre class="code runnable dacg-params">)(.*?)(</pr
 
 def browser_dir() -> Path:
     """The folder holding the saved queries, the style and the guide."""
-    for folder in _CANDIDATES:
-        if folder.is_dir():
-            return folder
-    raise FileNotFoundError(f"no Browser files in {_CANDIDATES[0]}")
+    return shipped("cypher/browser")
 
 
 def saved_query(name: str) -> str:
@@ -64,12 +59,13 @@ def default_browser_url(neo4j_uri: str | None) -> str:
 
 def browser_link(browser_url: str, bolt_uri: str | None = None, user: str = "neo4j",
                  guide_url: str | None = None) -> str:
-    """`browser_url` with the connect form pre-filled (`dbms=`; never a password) and, when
-    given, the guide opened at start (`cmd=guide`)."""
-    base = browser_url if browser_url.endswith("/") else browser_url + "/"
+    """`browser_url` with the connect form pre-filled (`dbms=`; never a password, and no
+    credentials a URI may hold) and, when given, the guide opened at start (`cmd=guide`)."""
+    base = redact_uri(browser_url)
+    base = base if base.endswith("/") else base + "/"
     query: list[str] = []
     if bolt_uri:
-        parts = urlsplit(bolt_uri)
+        parts = urlsplit(redact_uri(bolt_uri))
         query.append("dbms=" + quote(f"{parts.scheme}://{user}@{parts.netloc}", safe=""))
         query.append("preselectAuthMethod=NATIVE")
     if guide_url:

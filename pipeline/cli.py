@@ -9,36 +9,51 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 from typer.exceptions import TyperException
 
 from pipeline.answer import Answer
 from pipeline.evaluation.cli import app as bench_app
 from pipeline.extraction import cli as extraction_cli
-from pipeline.graph.factory import StoreKind, open_store
+from pipeline.graph.factory import StoreKind, open_store, store_faults, store_location
 from pipeline.graph.store import (
     BATCH_SIZE,
     DEFAULT_NAMESPACE,
     EdgeKey,
     GraphStore,
     StoreUnavailable,
+    check_namespace,
 )
 from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
 from pipeline.retrieval.cli import app as corpus_app
 from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
 from pipeline.stopping.cli import app as prm_app
-from pipeline.stopping.policies import StopDecision, StoppingPolicy, policy_from_name
-from pipeline.terminal import command_group, console, errors, fail
-
-if TYPE_CHECKING:
-    from pipeline.stopping.prm import RewardModel
+from pipeline.stopping.policies import (
+    DACGPolicy,
+    StopDecision,
+    StoppingPolicy,
+    Thresholds,
+    dacg_policy,
+    policy_from_name,
+)
+from pipeline.stopping.thresholds import load_thresholds
+from pipeline.terminal import (
+    FaultBoundary,
+    command_group,
+    console,
+    errors,
+    fail,
+    one_line,
+    progress_bar,
+)
 
 app = typer.Typer(help="DACG: drift-aware causal graph search over biomedical literature.",
-                  add_completion=False, pretty_exceptions_enable=False)
+                  add_completion=False, pretty_exceptions_enable=False, cls=FaultBoundary)
 app.add_typer(simulate_app, name="simulate")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(prm_app, name="prm")
@@ -58,6 +73,11 @@ def show_help_without_command(context: typer.Context) -> None:
         console.print(context.get_help())
 
 
+class ExtractorKind(StrEnum):
+    RULES = "rules"
+    LLM = "llm"
+
+
 class Direction(StrEnum):
     INCREASE = "increase"
     DECREASE = "decrease"
@@ -65,24 +85,38 @@ class Direction(StrEnum):
 
 StoreOption = Annotated[StoreKind | None, typer.Option(
     "--store", help="Graph backend; default neo4j when NEO4J_URI is set, else embedded.")]
-NamespaceOption = Annotated[str, typer.Option(help="Graph namespace to read or write.")]
+def valid_namespace(namespace: str) -> str:
+    """The same namespace rule for every command that takes one (a usage error, exit 2)."""
+    try:
+        return check_namespace(namespace)
+    except InvalidEvidence as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+NamespaceOption = Annotated[str, typer.Option(help="Graph namespace to read or write.",
+                                              callback=valid_namespace)]
+PrmOption = Annotated[str | None, typer.Option(
+    help="PRM weights folder (default: the shipped one), or 'none' for no PRM.")]
+ThresholdsOption = Annotated[Path | None, typer.Option(
+    help="Thresholds file (default: the ones `dacg bench tune` froze, shipped with DACG).")]
 DbOption = Annotated[Path | None, typer.Option(
     "--db", help="Embedded store file (default $DACG_DB or .dacg/graph.sqlite).")]
 
 
 @contextmanager
 def graph(kind: StoreKind | None, db: Path | None) -> Iterator[GraphStore]:
-    """Open the chosen store, turning the expected failures into one-line errors."""
+    """Open the chosen store; a fault of the store's own (locked, corrupt, full, gone)
+    becomes StoreUnavailable naming the file or the (redacted) URI."""
+    settings = Settings.from_env()
     try:
-        store = open_store(Settings.from_env(), kind, db)
-    except StoreUnavailable as error:
-        raise fail(str(error)) from None
-    try:
-        yield store
-    except (InvalidEvidence, StoreUnavailable) as error:
-        raise fail(str(error)) from None
-    finally:
-        store.close()
+        store = open_store(settings, kind, db)
+        try:
+            yield store
+        finally:
+            store.close()
+    except store_faults() as error:
+        where = store_location(settings, kind, db)
+        raise StoreUnavailable(f"{where}: {one_line(error)}") from None
 
 
 @app.command()
@@ -96,15 +130,13 @@ def ingest(
     batch_size: Annotated[int, typer.Option(min=1, max=100_000)] = BATCH_SIZE,
 ) -> None:
     """Validate a whole evidence file, then write it into the graph in batches."""
-    from rich.progress import Progress
-
     from pipeline.graph.evidence_file import read_evidence, write_in_batches
 
     try:
         evidence = read_evidence(source)
     except InvalidEvidence as error:
         raise fail(str(error)) from None
-    with graph(store, db) as target, Progress(console=errors, transient=True) as progress:
+    with graph(store, db) as target, progress_bar() as progress:
         task = progress.add_task("writing evidence", total=len(evidence))
         summary = write_in_batches(target, namespace, evidence, batch_size,
                                    on_batch=lambda n: progress.advance(task, n))
@@ -113,9 +145,6 @@ def ingest(
                   f"{summary.new_edges} new edges, {summary.new_evidence} new (edge, PMID) "
                   f"evidence; the namespace now has {stats.nodes} entities, {stats.edges} "
                   f"edges, {stats.pmids} PMIDs", highlight=False)
-
-
-PRM_DIR = Path(__file__).resolve().parents[1] / "data" / "prm"
 
 
 @app.command()
@@ -132,12 +161,16 @@ def query(
              "corpus: a JSONL file or a folder of PubMed XML.")] = "pubmed",
     policy: Annotated[str, typer.Option(help="Stopping policy: dacg, kl, prm or k=N.")]
     = "dacg",
+    extractor: Annotated[ExtractorKind, typer.Option(
+        help="rules (offline, the default) or llm: an OpenAI-compatible chat endpoint named "
+             "by DACG_LLM_URL and DACG_LLM_MODEL (key in DACG_LLM_API_KEY).")]
+    = ExtractorKind.RULES,
     budget: Annotated[int, typer.Option(min=1, max=100, help="Most retrieval steps.")] = 20,
     store: StoreOption = None,
     namespace: NamespaceOption = DEFAULT_NAMESPACE,
     db: DbOption = None,
-    prm: Annotated[Path | None, typer.Option(
-        help="PRM weights folder (default: the shipped data/prm when present).")] = None,
+    prm: PrmOption = None,
+    thresholds: ThresholdsOption = None,
     record: Annotated[Path | None, typer.Option(
         help="Write every step as JSON lines (SPEC §6) to this file.")] = None,
     offline: Annotated[bool, typer.Option(help="PubMed: read the cache only.")] = False,
@@ -149,13 +182,14 @@ def query(
     the answer with the paths, edges, PMIDs (and sentences) behind it."""
     from pipeline.answer import answer_from_graph, explain_edges
 
+    in_force = thresholds_in_force(thresholds)
     try:
         question = Query(
             Entity.from_name(intervention, "intervention"), Entity.from_name(outcome, "outcome"),
             Entity.from_name(comparator, "comparator") if comparator else None,
             None if direction is None else (
                 Polarity.INCREASES if direction is Direction.INCREASE else Polarity.DECREASES))
-        stopping = policy_from_name(policy)
+        stopping = policy_from_name(policy, in_force)
     except (InvalidEvidence, ValueError) as error:
         raise fail(str(error), code=2) from None
     with graph(store, db) as target:
@@ -163,7 +197,8 @@ def query(
             answer = answer_from_graph(target, namespace, question)
             stop, run_id, where = None, namespace, namespace
         else:
-            result = run_agent(target, question, source, stopping, budget, prm, record, offline)
+            result = run_agent(target, question, source, stopping, budget, prm, record, offline,
+                               dacg_policy(in_force), extractor)
             answer, stop, run_id = result.answer, result.stop, result.run_id
             where = run_id
         evidence = explain_edges(target, where, answer.explanation) if explain else {}
@@ -171,32 +206,36 @@ def query(
 
 
 def run_agent(store: GraphStore, question: Query, source: str, stopping: StoppingPolicy,
-              budget: int, prm: Path | None, record: Path | None,
-              offline: bool) -> AgentResult:
+              budget: int, prm: str | None, record: Path | None, offline: bool,
+              rules: DACGPolicy, kind: ExtractorKind) -> AgentResult:
     """Build the source, extractor and reward model and run the controller."""
     from pipeline.controller import Controller
-    from pipeline.extraction.extractor import default_extractor
+    from pipeline.extraction.extractor import Extractor, default_extractor
+    from pipeline.extraction.llm import LLMError, LLMExtractor
     from pipeline.retrieval.open import open_source, with_simulated_aliases
     from pipeline.retrieval.source import SourceError
+    from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import write_steps
 
     try:
         literature = open_source(source, offline=offline)
         reward_model = load_reward_model(prm)
-    except (SourceError, ValueError, OSError) as error:
+        reader: Extractor = (LLMExtractor.from_env() if kind is ExtractorKind.LLM
+                             else default_extractor())
+    except (SourceError, ValueError, OSError, LLMError) as error:
         raise fail(str(error)) from None
     if source == "simulated":
         question = with_simulated_aliases(question)
     if record:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text("", encoding="utf-8")
-    controller = Controller(store, literature, default_extractor(), stopping, reward_model,
+    controller = Controller(store, literature, reader, stopping, reward_model,
                             budget, on_step=lambda step: write_steps(record, [step])
-                            if record else None)
+                            if record else None, rules=rules)
     try:
         run = controller.run(question, query_id=f"{question.intervention.id} -> "
                                                 f"{question.outcome.id}")
-    except SourceError as error:
+    except (SourceError, LLMError) as error:
         raise fail(str(error)) from None
     from pipeline.answer import Answer, explain
 
@@ -205,13 +244,12 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
                        run.stop, run.run_id)
 
 
-def load_reward_model(directory: Path | None) -> RewardModel | None:
-    """The PRM given, else the shipped weights when present; without one, the PRM rules
-    simply never fire."""
-    from pipeline.stopping.prm import RewardModel
-
-    chosen = directory or (PRM_DIR if (PRM_DIR / "metadata.json").is_file() else None)
-    return RewardModel.load(chosen) if chosen else None
+def thresholds_in_force(path: Path | None) -> Thresholds:
+    """The frozen thresholds (or the file given): the ones the report tables use."""
+    try:
+        return load_thresholds(path)
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
@@ -235,8 +273,8 @@ def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
         }))
         return
     posterior = ", ".join(f"{k} {v:.3f}" for k, v in answer.posterior.as_dict().items())
-    console.print(f"[bold]{answer.posterior.label.value}[/bold]  ({posterior}; "
-                  f"energy {answer.energy.total:.3f})")
+    console.print(Text.assemble((answer.posterior.label.value, "bold"),
+                                f"  ({posterior}; energy {answer.energy.total:.3f})"))
     if stop is not None:
         why = STOP_REASONS.get(stop.reason, stop.reason)
         console.print(f"stopped after step {stop.step}: {why}; inspect the run's graph with "
@@ -267,40 +305,40 @@ def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
 def demo(
     store: StoreOption = None,
     db: DbOption = None,
-    prm: Annotated[Path | None, typer.Option(help="PRM weights folder.")] = None,
+    prm: PrmOption = None,
+    thresholds: ThresholdsOption = None,
 ) -> None:
     """Three simulated questions (true answers Beneficial, NoEffect, Harmful): each read for
     the full 20 steps, then DACG's stop and a fixed k = 20 compared on the same evidence."""
     from pipeline.controller import Controller
     from pipeline.extraction.extractor import default_extractor
     from pipeline.retrieval.open import simulated_benchmark
-    from pipeline.stopping.policies import DACGPolicy, FixedBudget, replay
+    from pipeline.stopping.policies import FixedBudget, replay
+    from pipeline.stopping.prm import load_reward_model
 
     queries, literature = simulated_benchmark()
     chosen = [next(q for q in queries if q.split == "test" and q.label.value == label)
               for label in ("Beneficial", "NoEffect", "Harmful")]
     extractor = default_extractor()
+    dacg = dacg_policy(thresholds_in_force(thresholds))
     try:
         reward_model = load_reward_model(prm)
-    except (ValueError, OSError) as error:
+    except ValueError as error:
         raise fail(str(error)) from None
     table = Table("question", "true answer", "DACG (stop step, why)", "k = 20",
                   title="DACG vs reading everything, on the same recorded evidence")
     with graph(store, db) as target:
         for sim in chosen:
             question = sim.query()
-            run = Controller(target, literature, extractor, None, reward_model).run(
-                question, sim.id)
-            dacg, full = replay(DACGPolicy(), run.steps), replay(FixedBudget(20), run.steps)
+            run = Controller(target, literature, extractor, None, reward_model,
+                             rules=dacg).run(question, sim.id)
+            stop, full = replay(dacg, run.steps), replay(FixedBudget(20), run.steps)
             want = "increase" if question.direction == Polarity.INCREASES else "decrease"
             table.add_row(f"does {question.intervention.name} {want} "
                           f"{question.outcome.name}?", sim.label.value,
-                          f"{run.steps[dacg.step - 1].label} ({dacg.step}, {dacg.reason})",
+                          f"{run.steps[stop.step - 1].label} ({stop.step}, {stop.reason})",
                           f"{run.steps[full.step - 1].label} ({full.step})")
     console.print(table)
-    if reward_model is None:
-        console.print("no PRM weights found: only the KL rule can stop DACG here",
-                      highlight=False)
 
 
 @app.command()
@@ -330,6 +368,64 @@ def browse(
         raise fail(str(error), code=2) from None
     except OSError as error:
         raise fail(f"cannot serve the guide on port {port}: {error}") from None
+
+
+runs_app = command_group("The run graphs that queries leave behind (one namespace per run).")
+app.add_typer(runs_app, name="runs")
+
+
+@runs_app.command("list")
+def list_runs(store: StoreOption = None, db: DbOption = None) -> None:
+    """Every run's namespace, when it started and its size."""
+    from pipeline.runs import is_run, run_created
+
+    table = Table(title="run graphs")
+    table.add_column("run", overflow="fold")
+    for column in ("started (UTC)", "entities", "edges"):
+        table.add_column(column)
+    with graph(store, db) as target:
+        for namespace in filter(is_run, target.namespaces()):
+            created, stats = run_created(namespace), target.stats(namespace)
+            table.add_row(namespace, f"{created:%Y-%m-%d %H:%M:%S}" if created else "unknown",
+                          str(stats.nodes), str(stats.edges))
+    console.print(table if table.row_count else "no run graphs")
+
+
+@runs_app.command("drop")
+def drop_runs(
+    runs: Annotated[list[str] | None, typer.Argument(help="Run ids to drop.")] = None,
+    older_than: Annotated[str | None, typer.Option(
+        help="Drop every run started longer ago than this: 30m, 12h, 7d, 2w.")] = None,
+    store: StoreOption = None,
+    db: DbOption = None,
+) -> None:
+    """Drop run graphs by id, or all those older than an age (never the knowledge graph)."""
+    from datetime import UTC, datetime
+
+    from pipeline.runs import is_run, parse_age, runs_older_than
+
+    if bool(runs) == (older_than is not None):
+        raise fail("give run ids or --older-than, not both and not neither", 2)
+    try:
+        age = parse_age(older_than) if older_than is not None else None
+    except ValueError as error:
+        raise fail(str(error), 2) from None
+    for run_id in runs or []:
+        if not is_run(run_id):
+            raise fail(f"{run_id!r} is not a run graph (run ids start with 'run-')", 2)
+    with graph(store, db) as target:
+        present = target.namespaces()
+        if age is not None:
+            chosen = runs_older_than(present, age, datetime.now(UTC))
+        else:
+            chosen = list(dict.fromkeys(runs or []))
+            missing = [r for r in chosen if r not in present]
+            if missing:
+                raise fail(f"no run graph named {missing[0]!r} (see `dacg runs list`)")
+        for namespace in chosen:
+            target.drop(namespace)
+    console.print(f"dropped {len(chosen)} run graph{'s' if len(chosen) != 1 else ''}",
+                  highlight=False)
 
 
 STOP_REASONS = {

@@ -15,9 +15,9 @@ ahead and no answer key is used.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Protocol
 
 from pipeline.answer import explain
@@ -48,12 +48,12 @@ from pipeline.model import (
     label_index,
 )
 from pipeline.retrieval.source import Cursor, EmptyResult, LiteratureSource, SearchConstraints
+from pipeline.runs import run_namespace
 from pipeline.stopping.policies import DACGPolicy, StopDecision, StoppingPolicy
 from pipeline.trajectory import StepRecord
 
 BUDGET = 20
 PATH_LIMIT = 200  # paths enumerated per step for the path-count features; top 5 decide
-RULES = DACGPolicy()  # the rules whose firing every step records
 
 
 class Extractor(Protocol):
@@ -95,25 +95,22 @@ class _Search:
         return batch
 
 
-def _namespace(query_id: str) -> str:
-    """run-<query id as letters, digits and single dashes>-<8 hex>: readable in Browser."""
-    safe = "-".join("".join(ch if ch.isalnum() else " " for ch in query_id).split())[:60]
-    return f"run-{safe}-{uuid.uuid4().hex[:8]}"
-
-
 class Controller:
-    """Runs one query to a stop. Store, source, extractor and reward model are passed in."""
+    """Runs one query to a stop. Store, source, extractor and reward model are passed in.
+    `rules` is DACG with the thresholds in force: each step records which of its rules
+    would fire (none are recorded without it, rather than flags from other thresholds)."""
 
     def __init__(self, store: GraphStore, source: LiteratureSource, extractor: Extractor,
                  policy: StoppingPolicy | None = None, reward_model: RewardModel | None = None,
                  budget: int = BUDGET, constraints: SearchConstraints | None = None,
-                 on_step: Callable[[StepRecord], None] | None = None) -> None:
+                 on_step: Callable[[StepRecord], None] | None = None,
+                 rules: DACGPolicy | None = None) -> None:
         self.store, self.source, self.extractor = store, source, extractor
-        self.policy, self.reward_model = policy, reward_model
+        self.policy, self.reward_model, self.rules = policy, reward_model, rules
         self.budget, self.constraints, self.on_step = budget, constraints, on_step
 
     def run(self, query: Query, query_id: str = "query", run_id: str | None = None) -> RunResult:
-        namespace = run_id or _namespace(query_id)
+        namespace = run_id or run_namespace(query_id, datetime.now(UTC))
         search = _Search(self._search(query), [], set())
         posterior = previous = uniform_posterior(query.direction)
         previous_energy = energy(previous, [], {}).total
@@ -170,7 +167,8 @@ class Controller:
                 features=features, feature_version=FEATURE_VERSION,
                 reward=self.reward_model.reward(features) if self.reward_model else None,
                 expanded=expanded)
-            record = replace(record, rules=RULES.flags([*steps, record]))
+            if self.rules:
+                record = replace(record, rules=self.rules.flags([*steps, record]))
             steps.append(record)
             if self.on_step:
                 self.on_step(record)

@@ -33,13 +33,11 @@ class Polarity(IntEnum):
         """Accept +1/0/-1 (ints or their strings) and the names; anything else is an error."""
         aliases = {"+1": 1, "1": 1, "-1": -1, "0": 0, "increases": 1, "decreases": -1,
                    "no_effect": 0, "noeffect": 0, "none": 0}
-        if isinstance(value, bool):
-            raise InvalidEvidence(f"unknown polarity {value!r} (use +1, 0 or -1)")
-        if isinstance(value, int) and value in (-1, 0, 1):
+        if isinstance(value, int) and not isinstance(value, bool) and value in (-1, 0, 1):
             return cls(value)
         if isinstance(value, str) and value.strip().lower() in aliases:
             return cls(aliases[value.strip().lower()])
-        raise InvalidEvidence(f"unknown polarity {value!r} (use +1, 0 or -1)")
+        raise InvalidEvidence(f"unknown polarity {shown(value)} (use +1, 0 or -1)")
 
 
 class Label(StrEnum):
@@ -71,6 +69,21 @@ def label_index(polarity: int, direction: Polarity | None) -> int:
 
 _SPACE = re.compile(r"\s+")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc, exactly
+# Bidi controls (they reorder what is shown) and lone surrogates (not encodable as UTF-8).
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_EXTRACTOR_CHARS = 100
+MAX_YEAR = 9999
+MAX_STEP = 2**63 - 1  # the largest integer both stores hold
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """A value's repr, cut short, for one-line error messages."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's digit limit
+        return f"an integer of over {limit} digits"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def normalise_name(name: str) -> str:
@@ -78,29 +91,62 @@ def normalise_name(name: str) -> str:
     return _SPACE.sub(" ", unicodedata.normalize("NFKC", name)).strip().casefold()
 
 
+def check_text(value: object, role: str, max_chars: int | None,
+               printable: bool = False) -> str:
+    """Text a store can hold: a string, at most max_chars long, encodable as UTF-8; with
+    printable, also without control or bidi characters."""
+    if not isinstance(value, str):
+        raise InvalidEvidence(f"{role} must be text, got {type(value).__name__}")
+    if max_chars is not None and len(value) > max_chars:
+        raise InvalidEvidence(f"{role} is {len(value)} characters long (at most {max_chars})")
+    if _SURROGATE.search(value):
+        raise InvalidEvidence(f"{role} contains a lone surrogate (not valid Unicode text)")
+    if printable and _CONTROL.search(value):
+        raise InvalidEvidence(f"{role} contains control characters")
+    if printable and _BIDI.search(value):
+        raise InvalidEvidence(f"{role} contains bidirectional control characters")
+    return value
+
+
 def check_name(name: object, role: str) -> str:
-    """Entity names are stored as data; they must be non-empty, short and printable."""
-    if not isinstance(name, str):
-        raise InvalidEvidence(f"{role} must be text, got {type(name).__name__}")
-    stripped = name.strip()
+    """Entity names are stored as data; they must be non-empty, short (also once
+    normalised: NFKC can expand one character to 18) and printable."""
+    stripped = check_text(name, role, None, printable=True).strip()
     if not stripped:
         raise InvalidEvidence(f"{role} is empty")
     if len(stripped) > MAX_NAME_CHARS:
         raise InvalidEvidence(
             f"{role} is {len(stripped)} characters long (at most {MAX_NAME_CHARS})")
-    if _CONTROL.search(stripped):
-        raise InvalidEvidence(f"{role} contains control characters")
+    normalised = len(normalise_name(stripped))
+    if normalised > MAX_NAME_CHARS:
+        raise InvalidEvidence(f"{role} is {normalised} characters long once normalised "
+                              f"(at most {MAX_NAME_CHARS})")
     return stripped
+
+
+def check_int(value: object, role: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidEvidence(f"{role} must be an integer in [{low}, {high}], "
+                              f"got {shown(value)}")
+    return value
 
 
 def check_confidence(value: object) -> float:
     """Per-extraction confidence s must lie in [0, 1) (Lemma 1 needs s < 1)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidEvidence(f"confidence must be a number in [0, 1), got {value!r}")
-    s = float(value)
-    if math.isnan(s) or not 0.0 <= s < 1.0:
-        raise InvalidEvidence(f"confidence must be in [0, 1), got {value!r}")
-    return s
+        raise InvalidEvidence(f"confidence must be a number in [0, 1), got {shown(value)}")
+    if not 0 <= value < 1:  # compared before float(): a huge int cannot be converted
+        raise InvalidEvidence(f"confidence must be in [0, 1), got {shown(value)}")
+    return float(value)
+
+
+def check_pmid(value: object) -> str:
+    """PMIDs (and other document ids) are short ASCII alphanumeric ids, as text or integer."""
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(
+        value, bool) else ""
+    if not text or not text.isascii() or not text.isalnum() or len(text) > 32:
+        raise InvalidEvidence(f"PMID must be a short alphanumeric id, got {shown(value)}")
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,25 +198,21 @@ def _entity_named(name: str, role: str) -> Entity:
     return Entity.from_name(name, role)
 
 
-def make_evidence(head: str, tail: str, polarity: object, confidence: object, pmid: object,
-                  sentence: str = "", extractor: str = "unknown", year: int | None = None,
-                  step: int = 0) -> Evidence:
-    """Validate raw values into an Evidence; raises InvalidEvidence with a one-line reason."""
+def make_evidence(head: object, tail: object, polarity: object, confidence: object,
+                  pmid: object, sentence: object = "", extractor: object = "unknown",
+                  year: object = None, step: object = 0) -> Evidence:
+    """Validate raw values into an Evidence: every field's type and range, so nothing
+    reaches a store that it cannot hold. Raises InvalidEvidence with a one-line reason."""
     head_entity = _named_entity(head, "head entity")
     tail_entity = _named_entity(tail, "tail entity")
     if head_entity.id == tail_entity.id:
-        raise InvalidEvidence(f"head and tail are the same entity ({head_entity.name!r})")
-    pmid_text = str(pmid).strip()
-    if not pmid_text or not pmid_text.isalnum() or len(pmid_text) > 32:
-        raise InvalidEvidence(f"PMID must be a short alphanumeric id, got {pmid!r}")
-    if not isinstance(sentence, str) or len(sentence) > MAX_SENTENCE_CHARS:
-        raise InvalidEvidence(f"sentence must be text of at most {MAX_SENTENCE_CHARS} chars")
-    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
-        raise InvalidEvidence(f"year must be an integer, got {year!r}")
-    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
-        raise InvalidEvidence(f"step must be a non-negative integer, got {step!r}")
+        raise InvalidEvidence(f"head and tail are the same entity ({shown(head_entity.name)})")
     return Evidence(head_entity, tail_entity, Polarity.parse(polarity),
-                    check_confidence(confidence), pmid_text, sentence, extractor, year, step)
+                    check_confidence(confidence), check_pmid(pmid),
+                    check_text(sentence, "sentence", MAX_SENTENCE_CHARS),
+                    check_text(extractor, "extractor", MAX_EXTRACTOR_CHARS, printable=True),
+                    None if year is None else check_int(year, "year", 0, MAX_YEAR),
+                    check_int(step, "step", 0, MAX_STEP))
 
 
 def compose_polarity(polarities: tuple[int, ...] | list[int]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_EMBEDDED_PATH = Path(".dacg") / "graph.sqlite"
 
@@ -26,3 +27,19 @@ class Settings:
             neo4j_database=os.environ.get("NEO4J_DATABASE") or None,
             embedded_path=Path(os.environ.get("DACG_DB", str(DEFAULT_EMBEDDED_PATH))),
         )
+
+
+REDACTED = "***"
+
+
+def redact_uri(uri: str) -> str:
+    """A URI safe to print: user info (user:password@) and the query (?password=...) are
+    replaced, as either may hold a credential; an unparseable URI is not shown at all."""
+    try:
+        parts = urlsplit(uri.strip())
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<unparseable URI>"
+    netloc = (f"[{host}]" if ":" in host else host) + (f":{port}" if port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, REDACTED if parts.query else "", ""))

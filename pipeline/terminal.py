@@ -3,18 +3,59 @@ how it fails."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 from rich.console import Console
+from rich.progress import Progress
+from typer.core import TyperGroup
 
-console = Console()
-errors = Console(stderr=True)
+from pipeline.graph.store import StoreUnavailable
+from pipeline.jsonl import JsonlError
+from pipeline.model import InvalidEvidence
+from pipeline.retrieval.source import SourceError
+
+# Names come from users and from abstracts ("benzo[a]pyrene", ":cold:"), so nothing printed
+# is read as rich markup or emoji codes; styling is done with rich.text.Text.
+console = Console(markup=False, emoji=False)
+errors = Console(stderr=True, markup=False, emoji=False, soft_wrap=True)  # one line each
+
+# Faults of the world rather than of the code: a file or store that cannot be read or
+# written, an input that cannot be parsed. Each becomes one line and exit 1.
+FAULTS = (OSError, StoreUnavailable, InvalidEvidence, JsonlError, SourceError, RecursionError)
+
+
+def progress_bar() -> Progress:
+    """A transient progress bar on stderr, shown on a terminal only (elsewhere it would add
+    a blank line to what must be one line of error)."""
+    return Progress(console=errors, transient=True, disable=not errors.is_terminal)
+
+
+def one_line(error: BaseException) -> str:
+    """A fault as one line: an OSError names its file; nothing spans lines."""
+    if isinstance(error, RecursionError):
+        return "input nested too deeply"
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return f"{error.filename}: {error.strerror}"
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+class FaultBoundary(TyperGroup):
+    """The CLI's one error boundary: any fault raised by any command becomes one line on
+    stderr and exit 1 (usage mistakes are click's, exit 2), never a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:  # a click Context (typer vendors click)
+        try:
+            return super().invoke(ctx)
+        except FAULTS as error:
+            raise fail(one_line(error)) from None
 
 
 def command_group(help_text: str) -> typer.Typer:
     """A Typer group whose single command stays a subcommand (`dacg prm train`, not
     `dacg prm`), also when the module runs on its own."""
     group = typer.Typer(help=help_text, no_args_is_help=True, add_completion=False,
-                        pretty_exceptions_enable=False)
+                        pretty_exceptions_enable=False, cls=FaultBoundary)
     group.callback()(lambda: None)
     return group
 

@@ -5,13 +5,17 @@ query), which every consumer of recordings scores against."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pipeline.jsonl import read_jsonl_objects
 
 SPLITS = ("train", "validation", "test")
 
@@ -61,8 +65,10 @@ def write_steps(path: Path, steps: Iterable[StepRecord], append: bool = True) ->
         except OSError:
             written = -1
         if written != len(data):
-            os.ftruncate(fd, start)
-            raise OSError(f"{path}: could not write the run (disk full?); nothing was kept")
+            if stat.S_ISREG(os.fstat(fd).st_mode):  # a device (/dev/full) cannot be cut
+                os.ftruncate(fd, start)
+            raise OSError(errno.ENOSPC, "could not write the run (disk full?); nothing of it "
+                          "was kept", str(path))
     finally:
         os.close(fd)
 
@@ -79,10 +85,11 @@ def drop_torn_tail(path: Path) -> None:
 
 
 def read_steps(path: Path) -> Iterator[StepRecord]:
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                yield StepRecord(**json.loads(line))
+    for number, row in read_jsonl_objects(path):
+        try:
+            yield StepRecord(**row)
+        except TypeError as error:
+            raise ValueError(f"{path}:{number}: not a step record ({error})") from None
 
 
 def read_trajectories(path: Path) -> dict[str, list[StepRecord]]:
@@ -107,19 +114,15 @@ def read_queries(path: Path) -> tuple[dict[str, str], dict[str, str]]:
     """True label and split by query id from queries.jsonl (`id`, `label`, `split`)."""
     truth: dict[str, str] = {}
     split: dict[str, str] = {}
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                query_id, label, part = str(row["id"]), str(row["label"]), str(row["split"])
-            except (ValueError, KeyError, TypeError) as error:
-                raise ValueError(f"{path}, line {number}: not a query row ({error})") from None
-            if part not in SPLITS:
-                raise ValueError(f"{path}, line {number}: split {part!r} is not one of "
-                                 f"{', '.join(SPLITS)}")
-            truth[query_id], split[query_id] = label, part
+    for number, row in read_jsonl_objects(path):
+        try:
+            query_id, label, part = str(row["id"]), str(row["label"]), str(row["split"])
+        except KeyError as error:
+            raise ValueError(f"{path}:{number}: not a query row (no {error})") from None
+        if part not in SPLITS:
+            raise ValueError(f"{path}:{number}: split {part!r} is not one of "
+                             f"{', '.join(SPLITS)}")
+        truth[query_id], split[query_id] = label, part
     return truth, split
 
 

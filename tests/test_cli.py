@@ -143,3 +143,25 @@ def test_agent_query_records_steps_and_never_writes_secrets(tmp_path: Path) -> N
     assert answer["stop"]["step"] == len(steps) and steps[-1]["label"] == answer["label"]
     assert answer["paths"][0]["nodes"][0] == "cholecalciferol"  # the synonym resolved
     assert secret not in result.stdout + result.stderr + record.read_text()
+
+
+def test_recorded_rules_use_the_thresholds_in_force(tmp_path: Path) -> None:
+    """StepRecord.rules says which DACG rules fire under the thresholds `dacg query` uses:
+    the frozen ones by default, the --thresholds file when given."""
+    from pipeline.resources import shipped
+
+    frozen = json.loads(shipped("data/eval/thresholds.json").read_text())
+    loose = tmp_path / "loose.json"
+    loose.write_text(json.dumps({"thresholds": {**frozen["thresholds"], "delta": 1e9}}))
+    flags = {}
+    for name, extra in (("frozen", []), ("loose", ["--thresholds", str(loose)])):
+        record = tmp_path / f"{name}.jsonl"
+        result = runner.invoke(app, ["query", "vitamin D3 supplementation", "albuminuria",
+                                     "--direction", "decrease", "--source", "simulated",
+                                     "--policy", "k=3", "--record", str(record), *extra,
+                                     "--db", str(tmp_path / "g.sqlite")], env={"NEO4J_URI": ""})
+        assert result.exit_code == 0, result.stderr
+        steps = [json.loads(line) for line in record.read_text().split("\n") if line]
+        assert steps[0]["informed"]
+        flags[name] = steps[0]["rules"]["kl"]
+    assert flags == {"frozen": False, "loose": True}  # KL from uniform is far above 0.01

@@ -15,7 +15,13 @@ from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.inference.features import FEATURE_NAMES, FEATURE_VERSION
 from pipeline.model import Abstract, Entity, Evidence, Label, Polarity, Query, make_evidence
 from pipeline.retrieval.source import EmptyResult, ListCursor, SearchConstraints
-from pipeline.stopping.policies import FixedBudget, policy_from_name, replay
+from pipeline.stopping.policies import (
+    PAPER_THRESHOLDS,
+    FixedBudget,
+    dacg_policy,
+    policy_from_name,
+    replay,
+)
 from pipeline.trajectory import read_trajectories, write_steps
 
 
@@ -56,7 +62,8 @@ def run(literature: dict, policy: str | None = None, budget: int = 20) -> tuple:
     source = ScriptedSource(literature)
     store = EmbeddedStore()
     controller = Controller(store, source, ScriptedExtractor(),
-                            policy=policy_from_name(policy) if policy else None, budget=budget)
+                            policy=policy_from_name(policy, PAPER_THRESHOLDS) if policy else None,
+                            budget=budget, rules=dacg_policy(PAPER_THRESHOLDS))
     return controller.run(ZINC, "q1"), source, store
 
 
@@ -133,7 +140,7 @@ def test_recorded_trajectory_replays_to_the_same_stop(tmp_path: Path) -> None:
     write_steps(path, full.steps)
     steps = read_trajectories(path)["q1"]
     assert steps == full.steps
-    offline = replay(policy_from_name("kl"), steps)
+    offline = replay(policy_from_name("kl", PAPER_THRESHOLDS), steps)
     assert (offline.step, offline.reason) == (online.stop.step, online.stop.reason)
     assert steps[offline.step - 1].label == online.posterior.label.value
     assert replay(FixedBudget(3), steps).step == 3

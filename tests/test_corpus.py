@@ -72,8 +72,8 @@ def test_constraints_filter_and_cap(corpus_file: Path) -> None:
 
 
 @pytest.mark.parametrize(("line", "message"), [
-    ("{not json", "line 2: not JSON"),
-    ('{"title": "x", "abstract": "y"}', "line 2: missing 'pmid'"),
+    ("{not json", "bad.jsonl:2: not valid JSON"),
+    ('{"title": "x", "abstract": "y"}', "bad.jsonl:2: missing 'pmid'"),
     ('{"pmid": "1", "title": "x", "abstract": "y", "year": "2010"}', "'year' must be"),
     ('{"pmid": "1", "title": "x", "abstract": "y", "mesh": "Humans"}', "lists of text"),
 ])

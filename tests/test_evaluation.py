@@ -35,11 +35,12 @@ from pipeline.evaluation.replay import (
     stop_outcome,
 )
 from pipeline.evaluation.report import Claim, check_claims
-from pipeline.evaluation.tuning import thresholds_from_json, tune
+from pipeline.evaluation.tuning import tune
 from pipeline.inference.evidence_body import FirmnessRule
 from pipeline.inference.features import FEATURE_VERSION
 from pipeline.stopping.policies import FixedBudget, KLOnly
 from pipeline.stopping.structural import DensityStability, EvidencePlateau, PathDiscovery
+from pipeline.stopping.thresholds import thresholds_from_json
 from pipeline.trajectory import StepRecord, write_steps
 
 CLASSES = ("Beneficial", "NoEffect")
@@ -311,8 +312,12 @@ def write_benchmark(tmp_path: Path) -> tuple[Path, Path]:
 def test_bench_replay_and_report_from_the_command_line(tmp_path: Path) -> None:
     records, queries = write_benchmark(tmp_path)
     runner = CliRunner()
+    missing = runner.invoke(app, ["bench", "replay", str(records), "--queries", str(queries),
+                                  "--prm", "none", "--thresholds", str(tmp_path / "none.json")])
+    assert missing.exit_code == 1  # never a silent fall back to the paper's defaults
+    assert missing.stderr == f"error: {tmp_path / 'none.json'}: No such file or directory\n"
     shown = runner.invoke(app, ["bench", "replay", str(records), "--queries", str(queries),
-                                "--prm", "none", "--thresholds", str(tmp_path / "none.json")])
+                                "--prm", "none"])
     assert shown.exit_code == 0, shown.output
     assert "KL-only" in shown.output and "Oracle" in shown.output
     out = tmp_path / "report"

@@ -13,7 +13,8 @@ from pipeline.extraction.calibration import DEFAULT_MODEL, ConfidenceModel
 from pipeline.extraction.cli import EI_DEV, EI_TRAIN, app
 from pipeline.extraction.evaluate import Report, evaluate, read_prompts
 from pipeline.extraction.extractor import default_extractor
-from pipeline.graph.evidence_file import parse_evidence_line
+from pipeline.graph.evidence_file import parse_evidence_row
+from pipeline.resources import shipped
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
 needs_data = pytest.mark.skipif(not EI_DEV.is_file(), reason="../shared/data is absent")
@@ -87,7 +88,7 @@ def test_abstracts_command_writes_ingestible_rows() -> None:
         "abstracts", str(FIXTURES / "abstracts_sample.jsonl"), "--intervention", "zinc",
         "--outcome", "common cold duration", "--comparator", "placebo"])
     assert result.exit_code == 0, result.output
-    rows = [parse_evidence_line(line) for line in result.stdout.splitlines()]
+    rows = [parse_evidence_row(json.loads(line)) for line in result.stdout.split("\n") if line]
     assert {(r.head.name, r.tail.name, int(r.polarity)) for r in rows} == {
         ("zinc", "common cold duration", -1), ("zinc", "interleukin-6 levels", -1)}
     assert all(r.pmid == "2001" and r.year == 2018 for r in rows)
@@ -108,4 +109,4 @@ def test_training_reproduces_the_shipped_weights(tmp_path: Path) -> None:
                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "dev-article rows excluded" in result.stdout
-    assert ConfidenceModel.load(out).weights == ConfidenceModel.load(DEFAULT_MODEL).weights
+    assert ConfidenceModel.load(out).weights == ConfidenceModel.load(shipped(DEFAULT_MODEL)).weights

@@ -149,3 +149,16 @@ def test_bad_rows_are_rejected_before_the_store(bad: dict, reason: str) -> None:
     row = dict(head="a", tail="b", polarity=1, confidence=0.5, pmid="1") | bad
     with pytest.raises(InvalidEvidence, match=reason):
         make_evidence(**row)
+
+
+def test_equal_strength_paths_are_ordered_by_node_ids_then_polarities(store: GraphStore,
+                                                                      ns: str) -> None:
+    """Ties: node ids first (so a->m->b before a->n->b even though its polarities sort
+    later), then polarities (-1 before +1 on the same nodes); the same on both stores."""
+    store.write(ns, [ev("a", "m", 1, 0.5, "1"), ev("m", "b", 1, 0.5, "2"),
+                     ev("a", "n", -1, 0.5, "3"), ev("n", "b", -1, 0.5, "4"),
+                     ev("a", "b", 1, 0.25, "5"), ev("a", "b", -1, 0.25, "6")])
+    paths = store.paths(ns, "a", "b")
+    assert [(p.nodes, p.polarities) for p in paths] == [
+        (("a", "b"), (-1,)), (("a", "b"), (1,)),
+        (("a", "m", "b"), (1, 1)), (("a", "n", "b"), (-1, -1))]

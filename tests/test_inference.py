@@ -15,6 +15,7 @@ from pipeline.inference.energy import energy, pair_polarity_entropy
 from pipeline.inference.paths import route_strength
 from pipeline.inference.posterior import (
     EPS0,
+    Posterior,
     kl_divergence,
     label_posterior,
     uniform_posterior,
@@ -25,6 +26,7 @@ from pipeline.model import (
     Label,
     Polarity,
     compose_polarity,
+    label_set,
     make_evidence,
 )
 
@@ -176,3 +178,15 @@ def test_kl_nonnegative_and_zero_only_for_equal(a: list[CausalPath],
 @given(st.dictionaries(polarity, confidence, min_size=1))
 def test_pair_entropy_bounded(beliefs: dict[int, float]) -> None:
     assert 0.0 <= pair_polarity_entropy(beliefs) <= math.log(3) + 1e-12
+
+
+@pytest.mark.parametrize("probs, direction, expected", [
+    ((0.4, 0.2, 0.4), Polarity.DECREASES, Label.BENEFICIAL),
+    ((0.25, 0.375, 0.375), Polarity.DECREASES, Label.NO_EFFECT),
+    ((0.5, 0.5, 0.0), None, Label.INCREASES),
+    ((1 / 3, 1 / 3, 1 / 3), None, Label.INCREASES),
+])
+def test_posterior_ties_go_to_the_first_label(probs: tuple[float, float, float],
+                                              direction: Polarity | None,
+                                              expected: Label) -> None:
+    assert Posterior(probs, label_set(direction), informed=True).label is expected

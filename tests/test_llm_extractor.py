@@ -140,3 +140,57 @@ def test_configuration_from_the_environment(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("DACG_LLM_MODEL", "m")
     endpoint.script = [recorded("llm_empty.json")]
     assert LLMExtractor.from_env().extract(ABSTRACT, QUERY) == []
+
+
+def test_dacg_query_with_the_llm_extractor_end_to_end(endpoint: Endpoint,
+                                                      tmp_path: Path) -> None:
+    """`dacg query --extractor llm` reads DACG_LLM_URL/MODEL/API_KEY, sends each abstract
+    to the endpoint and answers from the triples it kept (recorded answers, local server)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps({"pmid": ABSTRACT.pmid, "title": ABSTRACT.title,
+                                  "abstract": ABSTRACT.text, "year": ABSTRACT.year}) + "\n")
+    endpoint.script = [recorded("llm_triples.json")] + [recorded("llm_empty.json")] * 20
+    secret = "sk-Sentinel-4711"
+    result = CliRunner().invoke(app, [
+        "query", "zinc", "common cold duration", "--comparator", "placebo", "--direction",
+        "decrease", "--source", str(corpus), "--extractor", "llm", "--json", "--explain",
+        "--db", str(tmp_path / "g.sqlite")],
+        env={"NEO4J_URI": "", "DACG_LLM_URL": endpoint.url, "DACG_LLM_MODEL": "qwen2.5-7b",
+             "DACG_LLM_API_KEY": secret})
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["label"] == "Beneficial"
+    direct = [e for e in answer["edges"] if (e["head"], e["tail"]) == ("zinc",
+                                                                        "common cold duration")]
+    assert [(e["polarity"], e["pmids"]) for e in direct] == [(-1, ["31415"])]
+    assert direct[0]["evidence"][0]["sentence"].startswith("Zinc lozenges shortened")
+    assert endpoint.headers[0]["Authorization"] == f"Bearer {secret}"
+    assert "Abstract: Zinc lozenges for the common cold" in (
+        endpoint.requests[0]["messages"][1]["content"])
+    assert secret not in result.stdout + result.stderr
+
+
+def test_dacg_query_llm_without_an_endpoint_is_one_line(tmp_path: Path,
+                                                       endpoint: Endpoint) -> None:
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    args = ["query", "zinc", "cold", "--source", "simulated", "--extractor", "llm",
+            "--db", str(tmp_path / "g.sqlite")]
+    unset = runner.invoke(app, args, env={"NEO4J_URI": "", "DACG_LLM_URL": "",
+                                          "DACG_LLM_MODEL": ""})
+    assert unset.exit_code == 1 and unset.stderr.count("\n") == 1
+    assert "set DACG_LLM_URL" in unset.stderr
+    endpoint.script = [(401, b'{"error": "bad key"}')]
+    refused = runner.invoke(app, ["query", "vitamin D3 supplementation", "albuminuria",
+                                  *args[3:]],
+                            env={"NEO4J_URI": "", "DACG_LLM_MODEL": "m",
+                                 "DACG_LLM_URL": endpoint.url + "?key=sk-in-url"})
+    assert refused.exit_code == 1 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "HTTP 401" in refused.stderr and "sk-in-url" not in refused.stderr

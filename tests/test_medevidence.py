@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -37,6 +38,10 @@ needs_data = pytest.mark.skipif(not DEV.is_file(), reason="../shared/data is abs
      "polishing at a 6 month interval to no scaling and polishing?",
      ("scaling and polishing at a 6 month interval", "no scaling and polishing",
       "risk of gingivitis")),
+    ("Is the risk of bleeding higher, lower, or the same comparing warfarin to aspirin?",
+     ("warfarin", "aspirin", "risk of bleeding")),
+    ("Is mortality higher, lower or the same when compared cooling with no cooling?",
+     ("cooling", "no cooling", "mortality")),
     ("Is length gain higher, lower, or the same when comparing high protein concentration "
      "low protein concentration?",
      ("high protein concentration", "low protein concentration", "length gain")),
@@ -116,3 +121,23 @@ def test_dev_source_reads_one_abstract_per_step() -> None:
     assert all(len(step) == 1 for step in steps)
     assert [step[0].pmid for step in steps] == [a.pmid for a in question.abstracts]
     assert all(step[0].text and step[0].title for step in steps)
+
+
+@needs_data
+def test_a_question_not_understood_is_left_unanswered_with_a_warning(tmp_path: Path) -> None:
+    """One odd wording must not abort recording the whole benchmark file."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").split("\n")[:2]]
+    rows[1]["question"] = "Does aspirin prevent stroke?"
+    data = tmp_path / "me.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "records.jsonl"
+    result = CliRunner().invoke(app, ["bench", "record", str(data), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(f"warning: {data}: question {rows[1]['question_id']} is "
+                                    "not worded as a comparison")
+    recorded = {json.loads(line)["query_id"] for line in out.read_text().split("\n") if line}
+    assert recorded == {str(rows[0]["question_id"])}

@@ -1,4 +1,7 @@
-"""The embedded store and Neo4j give identical beliefs, paths and strengths (to 1e-9)."""
+"""The embedded store and Neo4j give identical beliefs, paths and strengths, to the last bit
+(exact float equality: both compute the same formulas in the same operation order). The
+namespace's mean belief, a feature summed over all edges in each store's own order, agrees to
+1e-12 relative."""
 
 from __future__ import annotations
 
@@ -43,16 +46,16 @@ def test_same_stream_same_graph(neo4j_driver: Driver, seed: int, rows: int,
 
     assert len(edges_e) > 500 and edges_e.keys() == edges_n.keys()
     for key, (belief, pmids) in edges_e.items():
-        assert edges_n[key][0] == pytest.approx(belief, abs=1e-9)
+        assert edges_n[key][0] == belief
         assert edges_n[key][1] == pmids
     assert sum(len(p) for p in paths_e.values()) > 100
     for q in queries:
         assert [(n, p) for n, p, _, _ in paths_n[q]] == [(n, p) for n, p, _, _ in paths_e[q]]
         for (_, _, beliefs_n, strength_n), (_, _, beliefs_e, strength_e) in zip(
                 paths_n[q], paths_e[q], strict=True):
-            assert beliefs_n == pytest.approx(beliefs_e, abs=1e-9)
-            assert strength_n == pytest.approx(strength_e, abs=1e-9)
-    assert stats_n.mean_belief == pytest.approx(stats_e.mean_belief, abs=1e-9)
+            assert beliefs_n == beliefs_e
+            assert strength_n == strength_e
+    assert stats_n.mean_belief == pytest.approx(stats_e.mean_belief, rel=1e-12, abs=0)
     assert (stats_n.nodes, stats_n.edges, stats_n.evidence, stats_n.pmids,
             stats_n.entity_pairs, stats_n.conflicting_pairs) == (
         stats_e.nodes, stats_e.edges, stats_e.evidence, stats_e.pmids, stats_e.entity_pairs,

@@ -3,6 +3,8 @@ informed-only guard, the DACG order of reasons, offline replay and the policy na
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pipeline.inference.features import FEATURE_VERSION
@@ -15,6 +17,7 @@ from pipeline.stopping.policies import (
     PRMDecline,
     PRMOnly,
     StopDecision,
+    Thresholds,
     policy_from_name,
     replay,
 )
@@ -134,13 +137,41 @@ def test_fixed_budget_stops_at_k_or_the_last_step() -> None:
 
 
 def test_policy_from_name() -> None:
-    assert policy_from_name("dacg") == DACGPolicy()
-    assert policy_from_name(" KL ") == KLOnly()
-    assert policy_from_name("prm") == PRMOnly()
-    assert policy_from_name("k=5") == FixedBudget(5)
-    assert [policy_from_name(n).name for n in ("dacg", "kl", "prm", "k=20")] == [
+    t = Thresholds(delta=0.02, alpha=0.4, alpha_c=0.03, kl_delta=0.05, prm_alpha=0.6)
+    assert policy_from_name("dacg", t) == DACGPolicy(0.02, 0.4, 0.03)
+    assert policy_from_name(" KL ", t) == KLOnly(0.05)
+    assert policy_from_name("prm", t) == PRMOnly(0.6)
+    assert policy_from_name("k=5", t) == FixedBudget(5)
+    assert [policy_from_name(n, t).name for n in ("dacg", "kl", "prm", "k=20")] == [
         "dacg", "kl", "prm", "k=20"]
     for bad in ("", "k=0", "k=", "k=-1", "k=x", "oracle", "dacg2"):
         with pytest.raises(ValueError, match="unknown stopping policy") as error:
-            policy_from_name(bad)
+            policy_from_name(bad, t)
         assert "\n" not in str(error.value)
+
+
+def test_query_and_report_build_policies_from_the_same_frozen_thresholds() -> None:
+    """`dacg query` and `dacg bench report` must stop at the same step on the same
+    evidence: both read the shipped frozen thresholds, and build the same policies."""
+    from pipeline.cli import thresholds_in_force
+    from pipeline.evaluation.cli import _thresholds
+    from pipeline.evaluation.replay import policies
+    from pipeline.resources import shipped
+
+    frozen = json.loads(shipped("data/eval/thresholds.json").read_text())["thresholds"]
+    query_side, report_side = thresholds_in_force(None), _thresholds(None)
+    assert query_side == report_side == Thresholds(**frozen)
+    table = policies(report_side)
+    for name, column in (("dacg", "DACG"), ("kl", "KL-only"), ("prm", "PRM-only")):
+        assert policy_from_name(name, query_side) == table[column]
+    assert policy_from_name("dacg", query_side) == DACGPolicy(
+        frozen["delta"], frozen["alpha"], frozen["alpha_c"])
+
+
+def test_prm_decline_is_strict_at_exactly_alpha_below_the_best() -> None:
+    """r_t < max r - alpha: a reward exactly alpha below the best does not fire (values
+    chosen so 1.0 - 0.5 is exact in binary)."""
+    rule = PRMDecline(alpha=0.5)
+    assert rule.fires(run(1.0, 0.5)) is None
+    assert rule.fires(run(1.0, 0.4375)) == "prm_decline"
+    assert DACGPolicy(delta=0.0, alpha=0.5).fires(run(1.0, 0.5)) is None

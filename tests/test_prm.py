@@ -263,7 +263,7 @@ def test_cli_bad_inputs_are_one_line_errors(tmp_path: Path, data: dict[str, dict
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_text('{"id": "x"}\n')
     code, message = cli_error(["--records", str(records), "--queries", str(garbage)])
-    assert code == 1 and "line 1" in message
+    assert code == 1 and f"{garbage}:1: not a query row (no 'label')" in message
 
     code, message = cli_error(["--records", str(garbage), "--queries", str(queries)])
     assert code == 1 and "not a trajectory file" in message

@@ -4,10 +4,11 @@ a folder written by `dacg corpus simulate`, or a MedEvidence JSONL file."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.jsonl import read_jsonl
 from pipeline.model import Query
 from pipeline.retrieval.source import LiteratureSource
 
@@ -28,17 +29,14 @@ class BenchmarkQuery:
 
 
 def _is_medevidence(path: Path) -> bool:
-    with path.open(encoding="utf-8") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    try:
-        return "question_id" in json.loads(first)
-    except ValueError:
-        return False
+    first = next(read_jsonl(path), None)
+    return first is not None and isinstance(first[1], dict) and "question_id" in first[1]
 
 
-def open_benchmark(spec: str) -> tuple[list[BenchmarkQuery], LiteratureSource]:
-    from pipeline.retrieval.corpus import CorpusError
-
+def open_benchmark(spec: str, warn: Callable[[str], None] | None = None
+                   ) -> tuple[list[BenchmarkQuery], LiteratureSource]:
+    """The queries to record and their source; a MedEvidence question whose wording is not
+    understood is left unanswered (not recorded) and named through `warn`."""
     path = Path(spec)
     if spec == "simulated":
         from pipeline.retrieval.open import simulated_benchmark
@@ -51,12 +49,13 @@ def open_benchmark(spec: str) -> tuple[list[BenchmarkQuery], LiteratureSource]:
     elif path.is_file() and _is_medevidence(path):
         from pipeline.retrieval.medevidence import MedEvidenceSource
 
-        try:
-            medevidence = MedEvidenceSource.from_jsonl(path)
-        except CorpusError as error:
-            raise BenchmarkError(str(error)) from None
+        medevidence = MedEvidenceSource.from_jsonl(path)  # bad data: CorpusError
+        for q in medevidence.questions.values():
+            if not q.understood and warn:
+                warn(f"{path}: question {q.id} is not worded as a comparison, so it is left "
+                     f"unanswered: {q.question[:100]!r}")
         return ([BenchmarkQuery(q.id, q.query, MEDEVIDENCE_SPLIT)
-                 for q in medevidence.questions.values()], medevidence)
+                 for q in medevidence.questions.values() if q.understood], medevidence)
     else:
         raise BenchmarkError(f"{spec!r} is neither 'simulated', a folder written by "
                              "`dacg corpus simulate`, nor a MedEvidence JSONL file")

@@ -12,38 +12,40 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pipeline.evaluation.replay import Thresholds
-from pipeline.terminal import command_group, console, errors, fail
+from pipeline.stopping.policies import Thresholds
+from pipeline.stopping.thresholds import FROZEN_THRESHOLDS
+from pipeline.terminal import command_group, console, errors, fail, progress_bar
 from pipeline.trajectory import SPLITS
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
                     "thresholds on validation, write the paper's tables and figures.")
 
-DEFAULT_THRESHOLDS = Path("data/eval/thresholds.json")
+DEFAULT_THRESHOLDS = Path(FROZEN_THRESHOLDS)  # where `tune` freezes them in a checkout
 DEFAULT_QUERIES = Path("data/simulated/queries.jsonl")
 
 RecordsArg = Annotated[list[Path], typer.Argument(
     help="Trajectory JSONL files written by `dacg bench record`.")]
 QueriesOpt = Annotated[Path, typer.Option(
     help="queries.jsonl with each query's id, true label and split.")]
-PrmOpt = Annotated[str, typer.Option(
-    help="PRM directory scoring the steps for the PRM rules, or 'none'.")]
-ThresholdsOpt = Annotated[Path, typer.Option(
-    help="Frozen thresholds written by `dacg bench tune`.")]
+PrmOpt = Annotated[str | None, typer.Option(
+    help="PRM directory scoring the steps for the PRM rules (default: the shipped one), "
+         "or 'none'.")]
+ThresholdsOpt = Annotated[Path | None, typer.Option(
+    help="Frozen thresholds written by `dacg bench tune` (default: the shipped ones).")]
 
 
-def _load(records: list[Path], queries: Path, prm: str,
+def _load(records: list[Path], queries: Path, prm: str | None,
           split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
     """Scored runs of one split, true labels and splits; every problem is one line."""
     from pipeline.evaluation.harness import scored
-    from pipeline.stopping.prm import RewardModel
+    from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import read_labelled_records
 
     if split not in SPLITS:
         raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
     try:
         truth, split_of, runs = read_labelled_records(records, queries)
-        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+        model = load_reward_model(prm)
     except FileNotFoundError as error:
         raise fail(str(error), 2) from None
     except (ValueError, OSError) as error:
@@ -54,17 +56,14 @@ def _load(records: list[Path], queries: Path, prm: str,
     return scored(chosen, model), truth, split_of
 
 
-def _thresholds(path: Path) -> Thresholds:
-    from pipeline.evaluation.tuning import thresholds_from_json
+def _thresholds(path: Path | None) -> Thresholds:
+    """The frozen thresholds (a missing file is an error, never the paper's defaults)."""
+    from pipeline.stopping.thresholds import load_thresholds
 
-    if not path.is_file():
-        console.print(f"({path} not found: the paper's default thresholds are used)",
-                      highlight=False)
-        return Thresholds()
     try:
-        return thresholds_from_json(json.loads(path.read_text(encoding="utf-8"))["thresholds"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise fail(f"{path}: not a thresholds file ({error})") from None
+        return load_thresholds(path)
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | None]:
@@ -74,7 +73,7 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
 
     try:
         queries, source = open_benchmark(spec)
-    except (BenchmarkError, OSError) as error:
+    except BenchmarkError as error:
         raise fail(str(error), 2) from None
     directions = {q.id: int(q.query.direction or 1) for q in queries}
     missing = sorted(set(runs) - set(directions))
@@ -100,27 +99,27 @@ def record(
         min=1, help="Worker processes (each with its own embedded store).")] = 1,
 ) -> None:
     """Run every query for the full budget with no stopping and record each step."""
-    from rich.progress import Progress
-
     from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
     from pipeline.evaluation.record import record as record_queries
     from pipeline.evaluation.record import recorded_queries
+    from pipeline.trajectory import drop_torn_tail
 
     try:
-        opened = open_benchmark(benchmark)
-    except (BenchmarkError, OSError) as error:
+        opened = open_benchmark(benchmark, warn=lambda text: errors.print(f"warning: {text}"))
+    except BenchmarkError as error:
         raise fail(str(error), 2) from None
     queries = opened[0]
     if split != "all" and split not in {q.split for q in queries}:
         raise fail(f"no query of split {split!r} in {benchmark} (splits: "
                    f"{', '.join(sorted({q.split for q in queries}))})", 2)
     chosen = [q for q in queries if split == "all" or q.split == split][:limit]
+    drop_torn_tail(out)  # the half line a crash left: resume after the whole runs
     try:
         pending = len(chosen) - len(recorded_queries(out) & {q.id for q in chosen})
-    except (ValueError, TypeError) as error:
+    except ValueError as error:
         raise fail(f"{out}: not a trajectory file ({error})") from None
     started = time.perf_counter()
-    with Progress(console=errors, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("recording", total=pending)
         count = record_queries(benchmark, chosen, out, budget, jobs,
                                on_query=lambda _: progress.advance(task), opened=opened)
@@ -132,21 +131,21 @@ def record(
 def tune(
     records: RecordsArg,
     queries: QueriesOpt = DEFAULT_QUERIES,
-    prm: PrmOpt = "data/prm",
+    prm: PrmOpt = None,
     out: Annotated[Path, typer.Option(help="Where to freeze the tuned thresholds.")]
     = DEFAULT_THRESHOLDS,
 ) -> None:
     """Tune every policy's thresholds on the validation split only, and freeze them."""
-    from rich.progress import Progress
-
     from pipeline.evaluation.harness import EVALUATED
     from pipeline.evaluation.tuning import grid_size
     from pipeline.evaluation.tuning import tune as tune_thresholds
+    from pipeline.stopping.prm import prm_folder
     from pipeline.trajectory import sha256_file
 
     runs, truth, _ = _load(records, queries, prm, "validation")
+    prm_dir = prm_folder(prm)
     evaluated = {q: s for q, s in runs.items() if truth[q] in EVALUATED}
-    with Progress(console=errors, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("tuning on validation", total=grid_size())
         tuned, results = tune_thresholds(evaluated, truth, EVALUATED,
                                          on_point=lambda: progress.advance(task))
@@ -157,8 +156,7 @@ def tune(
                      "objective": "macro-F1, ties to fewer mean steps",
                      "records": {str(p): sha256_file(p) for p in records},
                      "queries_file": {str(queries): sha256_file(queries)},
-                     "prm": prm if prm.lower() == "none"
-                     else sha256_file(Path(prm) / "weights.npz")},
+                     "prm": "none" if prm_dir is None else sha256_file(prm_dir / "weights.npz")},
         "validation": results,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -178,8 +176,8 @@ def replay_command(
     records: RecordsArg,
     queries: QueriesOpt = DEFAULT_QUERIES,
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
-    prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    prm: PrmOpt = None,
+    thresholds: ThresholdsOpt = None,
 ) -> None:
     """Apply every stopping policy offline to the same records and print the main table."""
     from pipeline.evaluation.harness import evaluate
@@ -206,8 +204,8 @@ def report(
     out: Annotated[Path, typer.Option(help="Folder for the tables and figures.")]
     = Path("reports/simulated"),
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
-    prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    prm: PrmOpt = None,
+    thresholds: ThresholdsOpt = None,
     benchmark: Annotated[str, typer.Option(
         help="The benchmark the records come from, whose abstracts the trim-and-fill "
              "baseline reads ('simulated', a folder, a MedEvidence file), or 'none'.")]
@@ -215,14 +213,17 @@ def report(
 ) -> None:
     """Write the paper's tables (Markdown + CSV) and figures (PNG) from the records."""
     from pipeline.evaluation.harness import evaluate, thresholds_settings, write_report
+    from pipeline.stopping.prm import SHIPPED_PRM
 
     runs, truth, _ = _load(records, queries, prm, split)
     frozen = _thresholds(thresholds)
     extra = {} if benchmark.lower() == "none" else {
         "Trim-and-fill": _trim_and_fill(benchmark, runs)}
     result = evaluate(runs, truth, frozen, extra)
-    settings = {"split": split, "queries": result.metrics["k=20"].n, "prm": prm,
-                "thresholds file": thresholds, "benchmark (trim-and-fill)": benchmark,
+    settings = {"split": split, "queries": result.metrics["k=20"].n,
+                "prm": prm or SHIPPED_PRM,
+                "thresholds file": thresholds or FROZEN_THRESHOLDS,
+                "benchmark (trim-and-fill)": benchmark,
                 **thresholds_settings(frozen)}
     written = write_report(result, out, f"Stopping policies on the {split} split", settings)
     console.print((out / "claims.md").read_text(encoding="utf-8"), markup=False,
@@ -235,7 +236,8 @@ MedEvidenceOpt = Annotated[Path, typer.Option(
     help="The MedEvidence JSONL the records come from.")]
 
 
-def _medevidence_runs(records: list[Path], data: Path, prm: str, thresholds: Path) -> tuple[
+def _medevidence_runs(records: list[Path], data: Path, prm: str | None,
+                      thresholds: Path | None) -> tuple[
         list[Any], dict[str, list[Any]], dict[str, Any]]:
     """(questions, scored runs, each policy's outcomes) for recorded MedEvidence questions;
     every problem is one line."""
@@ -244,7 +246,7 @@ def _medevidence_runs(records: list[Path], data: Path, prm: str, thresholds: Pat
     from pipeline.evaluation.replay import policies, replay_all
     from pipeline.retrieval.corpus import CorpusError
     from pipeline.retrieval.medevidence import read_medevidence
-    from pipeline.stopping.prm import RewardModel
+    from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import read_records
 
     for path in [*records, data]:
@@ -253,9 +255,11 @@ def _medevidence_runs(records: list[Path], data: Path, prm: str, thresholds: Pat
     try:
         questions = read_medevidence(data)
         runs = read_records(records)
-        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+        model = load_reward_model(prm)
     except (CorpusError, ValueError, OSError) as error:
         raise fail(str(error)) from None
+    if not runs:
+        raise fail(f"no recorded question in {', '.join(map(str, records))}")
     gold = {q.id: q.answer for q in questions}
     unknown = sorted(set(runs) - set(gold), key=str)
     if unknown:
@@ -273,8 +277,8 @@ def medevidence(
     data: MedEvidenceOpt = Path("../shared/data/medevidence/dev.jsonl"),
     out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
     = Path("reports/medevidence"),
-    prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    prm: PrmOpt = None,
+    thresholds: ThresholdsOpt = None,
 ) -> None:
     """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
     from pipeline.evaluation import figures
@@ -313,8 +317,8 @@ def ledger_command(
         help="Which questions: all, even (the tuning half) or odd (held out).")] = "all",
     show: Annotated[bool, typer.Option(
         "--show", help="Also print each wrong answer with every study's sentence.")] = False,
-    prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    prm: PrmOpt = None,
+    thresholds: ThresholdsOpt = None,
 ) -> None:
     """File every wrong MedEvidence answer under its cause (issue 14's error ledger): no
     finding, reading, stopped early, pooling, firmness; the 5-way mapping is the one

@@ -19,6 +19,8 @@ from pipeline.controller import BUDGET, Controller
 from pipeline.evaluation.benchmarks import BenchmarkQuery, open_benchmark
 from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.retrieval.source import LiteratureSource
+from pipeline.stopping.policies import dacg_policy
+from pipeline.stopping.thresholds import load_thresholds
 from pipeline.trajectory import StepRecord, drop_torn_tail, read_steps, write_steps
 
 
@@ -39,11 +41,12 @@ class _Worker:
         self.store = EmbeddedStore()
         self.extractor = default_extractor()
         self.budget = budget
+        self.rules = dacg_policy(load_thresholds())
 
     def run(self, query_id: str) -> list[StepRecord]:
         query = self.queries[query_id]
-        run = Controller(self.store, self.source, self.extractor, None, None,
-                         self.budget).run(query.query, query.id)
+        run = Controller(self.store, self.source, self.extractor, None, None, self.budget,
+                         rules=self.rules).run(query.query, query.id)
         self.store.drop(run.run_id)
         return run.steps
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pipeline.model import Label
 from pipeline.stopping.policies import (
     BUDGET,
-    DACGPolicy,
+    PAPER_THRESHOLDS,
     FixedBudget,
-    KLOnly,
-    PRMOnly,
     StoppingPolicy,
+    Thresholds,
+    belief_policies,
     replay,
 )
 from pipeline.stopping.structural import DensityStability, EvidencePlateau, PathDiscovery
@@ -30,34 +30,16 @@ ORACLE = "Oracle"
 Runs = Mapping[str, Sequence[StepRecord]]
 
 
-@dataclass(frozen=True)
-class Thresholds:
-    """Every tunable threshold of the replayed policies (tuned on validation, frozen in
-    a config file; the defaults are the paper's where it gives one)."""
-
-    delta: float = 0.01
-    alpha: float = 0.3
-    alpha_c: float = 0.1
-    kl_delta: float = 0.01
-    prm_alpha: float = 0.3
-    density_epsilon: float = 0.0
-    path_window: int = 1
-    plateau_growth: float = 0.1
-    plateau_window: int = 3
-
-
-PAPER_THRESHOLDS = Thresholds()
-
-
 def policies(thresholds: Thresholds = PAPER_THRESHOLDS,
              budgets: Sequence[int] = FIXED_BUDGETS) -> dict[str, StoppingPolicy]:
     """The policies of the paper's tables, by the name the tables show."""
     fixed: dict[str, StoppingPolicy] = {f"k={k}": FixedBudget(k) for k in budgets}
+    named = belief_policies(thresholds)
     return {
         **fixed,
-        "KL-only": KLOnly(thresholds.kl_delta),
-        "PRM-only": PRMOnly(thresholds.prm_alpha),
-        "DACG": DACGPolicy(thresholds.delta, thresholds.alpha, thresholds.alpha_c),
+        "KL-only": named["kl"],
+        "PRM-only": named["prm"],
+        "DACG": named["dacg"],
         "Density stability": DensityStability(thresholds.density_epsilon),
         "Path discovery": PathDiscovery(thresholds.path_window),
         "Evidence plateau": EvidencePlateau(thresholds.plateau_growth,

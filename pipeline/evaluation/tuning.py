@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -84,12 +84,3 @@ def tune(runs: Runs, truth: Mapping[str, str], classes: Sequence[str],
 
 def grid_size(grids: Mapping[str, Mapping[str, Iterable[float]]] = GRIDS) -> int:
     return sum(len(_grid(grid)) for grid in grids.values())
-
-
-def thresholds_from_json(data: Mapping[str, Any]) -> Thresholds:
-    """Thresholds from a frozen config; unknown keys are an error, not ignored."""
-    known = set(asdict(PAPER_THRESHOLDS))
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"unknown thresholds {', '.join(unknown)}")
-    return replace(PAPER_THRESHOLDS, **data)

@@ -54,7 +54,7 @@ def medevidence_entities(path: Path) -> list[tuple[str, str, str]]:
     from pipeline.retrieval.medevidence import read_medevidence
 
     rows = []
-    for question in read_medevidence(path):
+    for question in filter(lambda q: q.understood, read_medevidence(path)):
         rows.append((question.id, "intervention", question.intervention))
         rows.append((question.id, "outcome", question.outcome))
     return rows

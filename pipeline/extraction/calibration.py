@@ -22,10 +22,11 @@ import numpy as np
 
 from pipeline.extraction.lexicon import VALENCE_CUES, WEAK_CUES
 from pipeline.extraction.rules import Candidate, Reading
+from pipeline.resources import shipped
 
 CLASSES = (-1, 0, 1)
 MODEL_ENV = "DACG_CONFIDENCE_MODEL"
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "data" / "models" / "confidence_lr.json"
+DEFAULT_MODEL = "data/models/confidence_lr.json"  # shipped (pipeline.resources)
 MAX_CONFIDENCE = 0.95
 MAX_KNOWN_FEATURE_SETS = 100_000
 
@@ -106,14 +107,14 @@ class ConfidenceModel:
         return cls(weights, str(body.get("name", "calibrated")), body.get("meta"))
 
 
-def shipped_model(env: str, default: Path) -> Path | None:
+def shipped_model(env: str, default: str) -> Path | None:
     """The weights file to load: $env when set ('none' turns the model off), else the
-    shipped file when present."""
+    shipped file; a missing shipped file is an error (MissingResource), never a silent
+    fall back to rules only."""
     configured = os.environ.get(env)
     if configured and configured.lower() == "none":
         return None
-    path = Path(configured) if configured else default
-    return path if path.is_file() else None
+    return Path(configured) if configured else shipped(default)
 
 
 def load_default_model() -> ConfidenceModel | None:

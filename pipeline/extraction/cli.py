@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
+from pipeline.jsonl import read_jsonl_objects
 from pipeline.terminal import command_group, console, fail
 
 if TYPE_CHECKING:
@@ -235,18 +236,13 @@ def abstracts(
     except InvalidEvidence as exc:
         raise fail(str(exc), 2) from None
     extractor = default_extractor(index_)
-    with _existing(source, "abstracts file").open(encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                abstract = Abstract(str(row["pmid"]), str(row.get("title") or ""),
-                                    str(row.get("abstract") or row.get("text") or ""),
-                                    row.get("year") if isinstance(row.get("year"), int) else None)
-            except (ValueError, KeyError, TypeError) as exc:
-                raise fail(f"{source.name} line {number}: {exc}") from None
-            for evidence in extractor.extract(abstract, query, mediators):
+    for number, row in read_jsonl_objects(_existing(source, "abstracts file")):
+        if "pmid" not in row:
+            raise fail(f"{source}:{number}: missing field 'pmid'")
+        abstract = Abstract(str(row["pmid"]), str(row.get("title") or ""),
+                            str(row.get("abstract") or row.get("text") or ""),
+                            row.get("year") if isinstance(row.get("year"), int) else None)
+        for evidence in extractor.extract(abstract, query, mediators):
                 sys.stdout.write(json.dumps({
                     "head": evidence.head.name, "tail": evidence.tail.name,
                     "polarity": int(evidence.polarity), "confidence": evidence.confidence,

@@ -9,12 +9,12 @@ increased / decreased / no significant difference. A prompt with no row is score
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.extraction.extractor import Extractor
+from pipeline.jsonl import read_jsonl_objects
 from pipeline.model import MAX_NAME_CHARS, Abstract, Entity, Evidence, Query
 
 INCREASED = "significantly increased"
@@ -48,15 +48,10 @@ def _entity(name: str) -> Entity:
 
 
 def read_prompts(path: Path | str) -> list[Prompt]:
-    prompts = []
-    with Path(path).open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                row = json.loads(line)
-                prompts.append(Prompt(str(row["prompt_id"]), str(row.get("pmcid", "")),
-                                      row["intervention"], row.get("comparator") or "",
-                                      row["outcome"], row["label"], row.get("abstract", "")))
-    return prompts
+    return [Prompt(str(row["prompt_id"]), str(row.get("pmcid", "")), row["intervention"],
+                   row.get("comparator") or "", row["outcome"], row["label"],
+                   row.get("abstract", ""))
+            for _, row in read_jsonl_objects(path)]
 
 
 def pooled_label(rows: Iterable[Evidence], query: Query) -> str | None:

@@ -24,7 +24,7 @@ from pipeline.extraction.calibration import shipped_model
 
 CLASSES = (-1, 0, 1)
 MODEL_ENV = "DACG_FALLBACK_MODEL"
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "data" / "models" / "fallback_tfidf.json"
+DEFAULT_MODEL = "data/models/fallback_tfidf.json"  # shipped (pipeline.resources)
 # scikit-learn's default token pattern, so training and inference see the same terms
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 

@@ -33,6 +33,7 @@ from pipeline.model import (
     make_evidence,
     normalise_name,
 )
+from pipeline.settings import redact_uri
 
 URL_ENV, MODEL_ENV, KEY_ENV = "DACG_LLM_URL", "DACG_LLM_MODEL", "DACG_LLM_API_KEY"
 MAX_CONFIDENCE = 0.95
@@ -74,6 +75,7 @@ class LLMExtractor:
                  retries: int = 2, backoff: float = 1.0, structured: bool = True,
                  session: requests.Session | None = None) -> None:
         self.url = base_url.rstrip("/") + "/chat/completions"
+        self._shown_url = redact_uri(self.url)  # a key may sit in the URL too
         self.model = model
         self._api_key = api_key
         self.resolver = resolver or EntityResolver()
@@ -85,7 +87,7 @@ class LLMExtractor:
         self.name = f"llm:{model}"
 
     def __repr__(self) -> str:  # keeps the key out of logs and tracebacks
-        return f"LLMExtractor(url={self.url!r}, model={self.model!r})"
+        return f"LLMExtractor(url={self._shown_url!r}, model={self.model!r})"
 
     @classmethod
     def from_env(cls, resolver: EntityResolver | None = None) -> LLMExtractor:
@@ -130,13 +132,14 @@ class LLMExtractor:
                 response = self.session.post(self.url, json=body, headers=headers,
                                              timeout=self.timeout)
             except requests.RequestException as exc:
-                problem = f"cannot reach {self.url}: {type(exc).__name__}"
+                problem = f"cannot reach {self._shown_url}: {type(exc).__name__}"
                 continue
             if response.status_code >= 500 or response.status_code == 429:
-                problem = f"{self.url} answered HTTP {response.status_code}"
+                problem = f"{self._shown_url} answered HTTP {response.status_code}"
                 continue
             if response.status_code >= 400:
-                raise LLMError(f"{self.url} refused the request: HTTP {response.status_code}")
+                raise LLMError(f"{self._shown_url} refused the request: "
+                               f"HTTP {response.status_code}")
             try:
                 return _content_json(response.json())
             except (ValueError, KeyError, IndexError, TypeError) as exc:

@@ -9,7 +9,6 @@ label.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from pipeline.extraction.calibration import ConfidenceModel, fit
 from pipeline.extraction.evaluate import DECREASED, INCREASED, NO_DIFFERENCE, Prompt
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.rules import Candidate
+from pipeline.jsonl import read_jsonl_objects
 from pipeline.model import Abstract
 
 LABEL_POLARITY = {INCREASED: 1, DECREASED: -1, NO_DIFFERENCE: 0}
@@ -37,22 +37,17 @@ def passages(train_path: Path, exclude_path: Path | None) -> tuple[list[Prompt],
     `exclude_path`, with the number of rows read and dropped."""
     excluded: set[str] = set()
     if exclude_path is not None:
-        with exclude_path.open(encoding="utf-8") as handle:
-            excluded = {str(json.loads(line)["pmcid"]) for line in handle if line.strip()}
+        excluded = {str(row["pmcid"]) for _, row in read_jsonl_objects(exclude_path)}
     kept: list[Prompt] = []
     rows = dropped = 0
-    with train_path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            rows += 1
-            if str(row["pmcid"]) in excluded:
-                dropped += 1
-                continue
-            kept.append(Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
-                               row.get("comparator") or "", row["outcome"], row["label"],
-                               row["evidence"]))
+    for _, row in read_jsonl_objects(train_path):
+        rows += 1
+        if str(row["pmcid"]) in excluded:
+            dropped += 1
+            continue
+        kept.append(Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
+                           row.get("comparator") or "", row["outcome"], row["label"],
+                           row["evidence"]))
     return kept, rows, dropped
 
 

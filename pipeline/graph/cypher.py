@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
-_CANDIDATES = (
-    Path(__file__).resolve().parents[2] / "cypher",  # a source checkout / editable install
-    Path(__file__).resolve().parents[1] / "cypher",  # an installed wheel
-)
+from pipeline.resources import shipped
 
 
 @cache
 def query(name: str) -> str:
     """The text of cypher/NAME.cypher; raises FileNotFoundError naming the file."""
-    for folder in _CANDIDATES:
-        path = folder / f"{name}.cypher"
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    raise FileNotFoundError(f"no Cypher query named {name!r} in {_CANDIDATES[0]}")
+    return shipped(f"cypher/{name}.cypher").read_text(encoding="utf-8")
 
 
 def statements(name: str) -> list[str]:

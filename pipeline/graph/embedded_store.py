@@ -3,7 +3,9 @@
 SQLite gives what the Neo4j store gets from its server: one transaction per batch (a killed
 ingest leaves whole batches only), persistence across commands, and `:memory:` for a run's
 scratch graph. Beliefs and strengths are computed with the same formulas, in the same
-operation order, as the Cypher, so the two stores agree to the last bit (parity test).
+operation order, as the Cypher, so the two stores' beliefs, paths and strengths agree to the
+last bit (the parity test compares them with ==; only the namespace's mean belief, summed in
+each store's own order, may differ in the last place).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from pipeline.graph.store import (
     EdgeKey,
+    StoreUnavailable,
     WriteSummary,
     check_namespace,
     strongest_per_edge_pmid,
@@ -48,6 +51,7 @@ WHERE excluded.confidence > evidence.confidence
 """
 
 _PMID_SEPARATOR = " "
+LOCK_WAIT_SECONDS = 5.0  # how long a store locked by another process is waited for
 
 
 class EmbeddedStore:
@@ -55,8 +59,14 @@ class EmbeddedStore:
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path))
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError) as error:
+                blocker = next((p for p in reversed(Path(path).parents) if p.is_file()),
+                               error.filename)
+                raise StoreUnavailable(f"embedded store {path}: {blocker} is a file, "
+                                       "not a folder") from None
+        self._db = sqlite3.connect(str(path), timeout=LOCK_WAIT_SECONDS)
         self._db.executescript(_SCHEMA)
 
     def write(self, namespace: str, evidence: Sequence[Evidence]) -> WriteSummary:
@@ -64,6 +74,9 @@ class EmbeddedStore:
         rows = strongest_per_edge_pmid(evidence)
         touched = {row.edge_key for row in rows}
         with self._db:  # one transaction: all of the batch or none of it
+            # Take the write lock before counting, so a concurrent writer's rows are not
+            # counted as ours.
+            self._db.execute("BEGIN IMMEDIATE")
             before_edges = self._count("edge", namespace)
             before_evidence = self._count("evidence", namespace)
             self._db.executemany(
@@ -159,6 +172,9 @@ class EmbeddedStore:
         with self._db:
             for table in ("entity", "evidence", "edge"):
                 self._db.execute(f"DELETE FROM {table} WHERE ns = ?", (namespace,))
+
+    def namespaces(self) -> list[str]:
+        return [ns for (ns,) in self._db.execute("SELECT DISTINCT ns FROM entity ORDER BY ns")]
 
     def close(self) -> None:
         self._db.close()

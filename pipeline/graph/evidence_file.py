@@ -7,22 +7,19 @@ killed part-way and run again ends with the same graph as one that was never int
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.graph.store import BATCH_SIZE, GraphStore, WriteSummary, batches
-from pipeline.model import Evidence, InvalidEvidence, make_evidence
+from pipeline.jsonl import parse_jsonl
+from pipeline.model import Evidence, InvalidEvidence, make_evidence, shown
 
 FIELDS = ("head", "tail", "polarity", "confidence", "pmid")
 OPTIONAL = ("sentence", "extractor", "year", "step")
 
 
-def parse_evidence_line(line: str) -> Evidence:
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise InvalidEvidence(f"not valid JSON ({error.msg})") from None
+def parse_evidence_row(row: object) -> Evidence:
+    """One evidence line's JSON value, validated field by field (pipeline.model)."""
     if not isinstance(row, dict):
         raise InvalidEvidence("each line must be a JSON object")
     missing = [name for name in FIELDS if name not in row]
@@ -30,26 +27,13 @@ def parse_evidence_line(line: str) -> Evidence:
         raise InvalidEvidence(f"missing field(s) {', '.join(missing)}")
     unknown = sorted(set(row) - set(FIELDS) - set(OPTIONAL))
     if unknown:
-        raise InvalidEvidence(f"unknown field(s) {', '.join(unknown)}")
+        raise InvalidEvidence(f"unknown field(s) {', '.join(map(shown, unknown))}")
     return make_evidence(**row)
 
 
 def read_evidence(path: Path) -> list[Evidence]:
     """Every row of a JSONL evidence file, or InvalidEvidence naming the first bad line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise InvalidEvidence(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise InvalidEvidence(f"{path}: {error.strerror or error}") from None
-    evidence: list[Evidence] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            evidence.append(parse_evidence_line(line))
-        except (InvalidEvidence, TypeError) as error:
-            raise InvalidEvidence(f"{path}:{number}: {error}") from None
+    evidence = parse_jsonl(path, parse_evidence_row, InvalidEvidence)
     if not evidence:
         raise InvalidEvidence(f"{path}: no evidence rows")
     return evidence

@@ -7,8 +7,11 @@ built; `connect` builds one from settings and turns connection failures into a o
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
@@ -24,25 +27,77 @@ from pipeline.graph.store import (
 from pipeline.inference.belief import MAX_BELIEF
 from pipeline.inference.paths import hop_discounts
 from pipeline.model import CausalPath, EdgeBelief, Evidence, EvidenceItem, GraphStats
+from pipeline.settings import REDACTED, redact_uri
+
+# The driver logs what it then raises; with no handler configured Python would print those
+# records on stderr next to our one-line error, so they go nowhere unless a caller asks.
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
+
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def check_uri(uri: str) -> str:
+    """Bolt URIs only, without credentials in them; the message never repeats a secret."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        raise StoreUnavailable("NEO4J_URI is not a valid URI") from None
+    if parts.scheme not in BOLT_SCHEMES:
+        raise StoreUnavailable(f"NEO4J_URI must start with one of "
+                               f"{', '.join(s + '://' for s in BOLT_SCHEMES)} "
+                               f"(got {redact_uri(uri)})")
+    if "@" in parts.netloc:
+        raise StoreUnavailable(f"NEO4J_URI must not hold credentials (got {redact_uri(uri)}); "
+                               "set NEO4J_USER and NEO4J_PASSWORD instead")
+    return uri
 
 
 def connect(uri: str, user: str, password: str, database: str | None = None) -> Neo4jStore:
-    """Open a driver and check it answers; failures become one-line StoreUnavailable."""
+    """Open a driver and check it answers; failures become one-line StoreUnavailable that
+    show the URI redacted and never the password."""
+    shown = redact_uri(check_uri(uri))
+
+    def reason(error: Exception) -> str:
+        text = " ".join(str(error).replace(uri, shown).split())[:300]
+        return (text.replace(password, REDACTED) if password else text) or type(error).__name__
+
     try:
         driver = GraphDatabase.driver(uri, auth=(user, password))
     except (ValueError, DriverError, Neo4jError) as error:
-        raise StoreUnavailable(f"invalid Neo4j URI {uri!r}: {error}") from None
+        raise StoreUnavailable(f"invalid Neo4j URI {shown}: {reason(error)}") from None
     try:
         driver.verify_connectivity()
     except AuthError:
         driver.close()
         raise StoreUnavailable(
-            f"Neo4j at {uri} rejected the credentials of user {user!r}") from None
+            f"Neo4j at {shown} rejected the credentials of user {user!r}") from None
     except (DriverError, Neo4jError, OSError) as error:
         driver.close()
-        reason = " ".join(str(error).split())[:300] or type(error).__name__
-        raise StoreUnavailable(f"cannot reach Neo4j at {uri}: {reason}") from None
+        raise StoreUnavailable(f"cannot reach Neo4j at {shown}: {reason(error)}") from None
+    try:
+        check_server_version(driver.get_server_info().agent)
+    except StoreUnavailable as error:
+        driver.close()
+        raise StoreUnavailable(f"Neo4j at {shown}: {error}") from None
     return Neo4jStore(driver, database)
+
+
+MIN_VERSION = (5, 23)  # CALL (x) { ... } scoped subqueries (paths.cypher, merge_evidence)
+
+
+def check_server_version(agent: str) -> tuple[int, int]:
+    """The (major, minor) of a server agent string such as "Neo4j/5.26.0"; a server older
+    than MIN_VERSION is refused in one line saying what is needed."""
+    match = re.fullmatch(r"Neo4j/(\d+)\.(\d+)(?:\..*)?", agent.strip())
+    needed = ".".join(map(str, MIN_VERSION))
+    if match is None:
+        raise StoreUnavailable(f"unrecognised server {agent!r}; DACG needs Neo4j {needed} "
+                               "or later")
+    version = (int(match[1]), int(match[2]))
+    if version < MIN_VERSION:
+        raise StoreUnavailable(f"server is Neo4j {version[0]}.{version[1]}; DACG's Cypher "
+                               f"(CALL (x) {{...}} subqueries) needs Neo4j {needed} or later")
+    return version
 
 
 UNKNOWN_YEAR = 0  # Neo4j lists cannot hold null
@@ -72,18 +127,23 @@ class Neo4jStore:
     def __init__(self, driver: Driver, database: str | None = None) -> None:
         self._driver = driver
         self._database = database
-        self.ensure_schema()
+        self._schema_ready = False
 
     def ensure_schema(self) -> None:
+        """Constraints and indexes, set up before the first write (not on connecting, so
+        read-only credentials can query)."""
         with self._driver.session(database=self._database) as session:
             for statement in cypher.statements("schema"):
                 session.run(statement).consume()
+        self._schema_ready = True
 
     def write(self, namespace: str, evidence: Sequence[Evidence]) -> WriteSummary:
         check_namespace(namespace)
         entities, edges = _batch_parameters(evidence)
         if not edges:
             return WriteSummary(rows=0, new_edges=0, new_evidence=0)
+        if not self._schema_ready:
+            self.ensure_schema()
 
         def work(tx: ManagedTransaction) -> WriteSummary:
             tx.run(cypher.query("merge_entities"), ns=namespace, entities=entities).consume()
@@ -136,6 +196,11 @@ class Neo4jStore:
         check_namespace(namespace)
         with self._driver.session(database=self._database) as session:
             session.run(cypher.query("drop_namespace"), ns=namespace).consume()
+
+    def namespaces(self) -> list[str]:
+        records, _, _ = self._driver.execute_query(
+            cypher.query("namespaces"), database_=self._database, routing_="r")
+        return [r["ns"] for r in records]
 
     def close(self) -> None:
         self._driver.close()

@@ -65,6 +65,10 @@ class GraphStore(Protocol):
         """Remove a namespace entirely (a run's scratch graph)."""
         ...
 
+    def namespaces(self) -> list[str]:
+        """Every namespace holding an entity, in name order."""
+        ...
+
     def close(self) -> None:
         ...
 

@@ -9,7 +9,7 @@ every trajectory, is reproducible.
 from __future__ import annotations
 
 import gzip
-import json
+import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from pipeline.jsonl import JsonlError, read_jsonl
 from pipeline.model import Abstract, Query
 from pipeline.retrieval.pubmed_xml import parse_pubmed_xml
 from pipeline.retrieval.source import (
@@ -108,21 +109,13 @@ class LocalCorpus:
 
 def read_jsonl_corpus(path: Path | str) -> list[Abstract]:
     """Rows: pmid, title, abstract, optional year, mesh and publication_types."""
-    path = Path(path)
-    records = []
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if line.strip():
-                records.append(_jsonl_record(line, f"{path.name} line {number}"))
-    return records
-
-
-def _jsonl_record(line: str, where: str) -> Abstract:
     try:
-        row: Any = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise CorpusError(f"{where}: not JSON ({exc.msg})") from None
+        return [_jsonl_record(row, f"{path}:{number}") for number, row in read_jsonl(path)]
+    except JsonlError as error:
+        raise CorpusError(str(error)) from None
+
+
+def _jsonl_record(row: Any, where: str) -> Abstract:
     if not isinstance(row, dict):
         raise CorpusError(f"{where}: expected an object")
     pmid = str(row.get("pmid", "")).strip()
@@ -154,14 +147,14 @@ def read_xml_dir(path: Path | str) -> list[Abstract]:
         raise CorpusError(f"{folder}: not a folder")
     records: list[Abstract] = []
     for file in sorted(folder.iterdir()):
-        if file.name.endswith(".xml"):
-            data = file.read_bytes()
-        elif file.name.endswith(".xml.gz"):
-            data = gzip.decompress(file.read_bytes())
-        else:
+        if not file.name.endswith((".xml", ".xml.gz")):
             continue
         try:
-            records.extend(parse_pubmed_xml(data))
+            data = file.read_bytes()
+            records.extend(parse_pubmed_xml(
+                gzip.decompress(data) if file.name.endswith(".gz") else data))
         except SourceError as exc:
-            raise CorpusError(f"{file.name}: {exc}") from None
+            raise CorpusError(f"{file}: {exc}") from None
+        except (OSError, EOFError, zlib.error) as exc:
+            raise CorpusError(f"{file}: not a readable gzip file ({exc})") from None
     return records

@@ -8,13 +8,13 @@ the project's labels (docs/sources.md explains the mapping) and never reaches th
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.jsonl import parse_jsonl
 from pipeline.model import Abstract, Entity, Label, Query
 from pipeline.retrieval.corpus import CorpusError, LocalCorpus
 from pipeline.retrieval.source import (
@@ -37,7 +37,8 @@ ANSWER_LABELS: dict[str, Label] = {
 
 _QUESTION = re.compile(
     r"^\s*(?:is|are)\s+(?:the\s+)?(?P<outcome>.+?)\s+"
-    r"(?:higher,\s*lower|lower,\s*higher),?\s+or\s+the\s+same\s+when\s+comparing\s+"
+    r"(?:higher,\s*lower|lower,\s*higher),?\s+or\s+the\s+same\s+(?:when\s+)?"
+    r"compar(?:ing|ed)\s+"
     r"(?P<arms>.+?)\s*\?\s*$", re.IGNORECASE | re.DOTALL)
 _SEPARATORS = tuple(re.compile(rf"\s+{word}\s+", re.IGNORECASE)
                     for word in ("to", "with", "versus", r"vs\.?", "and"))
@@ -85,6 +86,11 @@ class MedEvidenceQuestion:
     abstracts: tuple[Abstract, ...]
     relevant_pmids: tuple[str, ...]
     fulltext_required: bool = False  # the dataset's flag: the abstracts may not suffice
+
+    @property
+    def understood(self) -> bool:
+        """Whether the question's wording could be parsed into arms and an outcome."""
+        return bool(self.intervention and self.outcome)
 
     @property
     def scorable(self) -> bool:
@@ -138,7 +144,8 @@ class MedEvidenceSource:
                 raise EmptyResult(f"no MedEvidence question {wanted!r}")
             return self.questions[wanted]
         key = _arms_key(query)
-        matches = [q for q in self.questions.values() if _arms_key(q.query) == key]
+        matches = [q for q in self.questions.values()
+                   if q.understood and _arms_key(q.query) == key]
         if not matches:
             raise EmptyResult(f"no MedEvidence question about {query.intervention.name!r} "
                               f"and {query.outcome.name!r}")
@@ -151,30 +158,38 @@ def _arms_key(query: Query) -> tuple[str, str, str]:
 
 
 def read_medevidence(path: Path | str) -> list[MedEvidenceQuestion]:
-    path = Path(path)
-    questions = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if line.strip():
-                try:
-                    questions.append(_question(json.loads(line)))
-                except (KeyError, TypeError, ValueError) as exc:
-                    raise CorpusError(f"{path.name} line {number}: {exc}") from None
-    return questions
+    """Every question of a MedEvidence JSONL file; CorpusError names the file and line."""
+    return parse_jsonl(path, _question, CorpusError)
 
 
-def _question(row: dict[str, Any]) -> MedEvidenceQuestion:
-    intervention, comparator, outcome = parse_question(row["question"])
-    answer = str(row["answer"]).strip().lower()
+def _field(row: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in row:
+        raise ValueError(f"missing field {name!r}")
+    if not isinstance(row[name], kind) or isinstance(row[name], bool):
+        raise ValueError(f"field {name!r} has the wrong type ({type(row[name]).__name__})")
+    return row[name]
+
+
+def _question(row: object) -> MedEvidenceQuestion:
+    if not isinstance(row, dict):
+        raise ValueError("each line must be a JSON object")
+    question = _field(row, "question", str)
+    try:
+        intervention, comparator, outcome = parse_question(question)
+    except QuestionFormatError:  # kept, unanswered: one odd wording must not stop a run
+        intervention, comparator, outcome = "", None, ""
+    answer = _field(row, "answer", str).strip().lower()
     if answer not in ANSWER_LABELS:
         raise ValueError(f"unknown answer {answer!r}")
-    sources = row["sources"]
+    sources = _field(row, "sources", dict)
+    if not all(isinstance(s, dict) for s in sources.values()):
+        raise ValueError("field 'sources' must map each PMID to an object")
     dated = sorted(((str(s.get("date") or ""), _abstract(pmid, s))
                     for pmid, s in sources.items()),
                    key=lambda item: (item[0], pmid_order(item[1].pmid)))
     return MedEvidenceQuestion(
-        id=str(row["question_id"]),
-        question=row["question"].strip(),
+        id=str(_field(row, "question_id", (int, str))),
+        question=question.strip(),
         intervention=intervention,
         comparator=comparator,
         outcome=outcome,

@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from pipeline.jsonl import read_jsonl
 from pipeline.model import Label
 from pipeline.simulation.literature import (
     SimConfig,
@@ -97,7 +98,6 @@ def load_benchmark(directory: Path) -> tuple[list[SimQuery], SimulatedLiterature
     """The queries of a written benchmark and a source serving the same abstracts
     (regenerated from the manifest's seed and configuration)."""
     manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
-    with (directory / "queries.jsonl").open(encoding="utf-8") as handle:
-        queries = [SimQuery.from_json(json.loads(line)) for line in handle if line.strip()]
+    queries = [SimQuery.from_json(row) for _, row in read_jsonl(directory / "queries.jsonl")]
     config = SimConfig(**manifest["config"])
     return queries, SimulatedLiterature(queries, int(manifest["seed"]), config)

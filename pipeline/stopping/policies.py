@@ -178,10 +178,41 @@ def replay(policy: StoppingPolicy, steps: Sequence[StepRecord],
     return StopDecision(last, "budget" if last >= budget else "source_dry")
 
 
-def policy_from_name(name: str) -> StoppingPolicy:
-    """"dacg", "kl", "prm" or "k=N" (N >= 1), with the frozen default thresholds."""
+@dataclass(frozen=True)
+class Thresholds:
+    """Every tunable threshold of the stopping policies. These defaults are the paper's
+    (where it gives one); the thresholds in force are the ones `dacg bench tune` froze
+    (pipeline.stopping.thresholds), which every command reads."""
+
+    delta: float = DELTA
+    alpha: float = ALPHA
+    alpha_c: float = ALPHA_C
+    kl_delta: float = DELTA
+    prm_alpha: float = ALPHA
+    density_epsilon: float = 0.0
+    path_window: int = 1
+    plateau_growth: float = 0.1
+    plateau_window: int = 3
+
+
+PAPER_THRESHOLDS = Thresholds()
+
+
+def dacg_policy(thresholds: Thresholds) -> DACGPolicy:
+    return DACGPolicy(thresholds.delta, thresholds.alpha, thresholds.alpha_c)
+
+
+def belief_policies(thresholds: Thresholds) -> dict[str, StoppingPolicy]:
+    """DACG and its two ablations with the given thresholds: the one place both `dacg
+    query` and the replayed report tables build them."""
+    return {"dacg": dacg_policy(thresholds), "kl": KLOnly(thresholds.kl_delta),
+            "prm": PRMOnly(thresholds.prm_alpha)}
+
+
+def policy_from_name(name: str, thresholds: Thresholds) -> StoppingPolicy:
+    """"dacg", "kl", "prm" or "k=N" (N >= 1), with the given thresholds."""
     text = name.strip().lower()
-    named: dict[str, StoppingPolicy] = {"dacg": DACGPolicy(), "kl": KLOnly(), "prm": PRMOnly()}
+    named = belief_policies(thresholds)
     if text in named:
         return named[text]
     if text.startswith("k=") and text[2:].isdecimal() and int(text[2:]) >= 1:

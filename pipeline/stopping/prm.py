@@ -22,6 +22,7 @@ import numpy as np
 
 from pipeline.inference.features import FEATURE_NAMES, FEATURE_VERSION
 from pipeline.model import Label
+from pipeline.resources import shipped
 from pipeline.trajectory import StepRecord
 
 if TYPE_CHECKING:
@@ -138,6 +139,8 @@ class RewardModel:
             std = np.array(meta["normalisation"]["std"], dtype=np.float64)
             if mean.shape != (LAYERS[0],) or std.shape != (LAYERS[0],):
                 raise ValueError("normalisation does not match the features")
+            if not all(np.isfinite(a).all() for a in (*weights, *biases, mean, std)):
+                raise ValueError("weights or normalisation hold NaN or infinite values")
         except (KeyError, TypeError, ValueError, OSError, zipfile.BadZipFile) as error:
             detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
             raise ValueError(f"PRM in {directory}: {detail}") from None
@@ -311,3 +314,19 @@ def train_prm(train: Trajectories, validation: Trajectories, truth: Mapping[str,
     }
     return replace(model, metadata=metadata), {**metadata,
                                                "seconds": time.perf_counter() - started}
+
+
+SHIPPED_PRM = "data/prm"
+
+
+def prm_folder(spec: str | None) -> Path | None:
+    """The PRM folder meant by a command-line value: None means the shipped weights (a
+    missing copy is MissingResource, never a silent run without the PRM), 'none' no PRM."""
+    if spec is not None and spec.strip().lower() == "none":
+        return None
+    return Path(spec) if spec else shipped(SHIPPED_PRM)
+
+
+def load_reward_model(spec: str | None) -> RewardModel | None:
+    folder = prm_folder(spec)
+    return None if folder is None else RewardModel.load(folder)
