@@ -420,6 +420,20 @@ def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
     assert (row.three_way_n, row.three_way_accuracy) == (3, pytest.approx(2 / 3))
 
 
+def test_a_question_not_understood_is_scored_as_wrong() -> None:
+    sizes = {"0": 500, "1": 500}
+    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in sizes}
+    gold = {"0": "higher", "1": "higher", "3": "higher", "4": "lower"}
+    row = evaluate_policy(runs, dict.fromkeys(runs, 1), gold, sizes, unanswered=["3", "4"])
+    assert row.tuning_accuracy == 1.0  # the tuning half holds only what was asked
+    assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)  # "1" right, "3" wrong
+    assert row.all_accuracy == 0.5
+    assert (row.three_way_n, row.three_way_accuracy) == (4, 0.5)
+    wrong = ledger(runs, dict.fromkeys(runs, 1), gold, FiveWay(), sizes, {}, ["3", "4"])
+    assert [(w.question_id, w.cause) for w in wrong] == [("3", "not understood"),
+                                                        ("4", "not understood")]
+
+
 def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
     sizes: dict[str, int] = {}
     runs = {

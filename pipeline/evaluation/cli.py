@@ -268,7 +268,7 @@ def _medevidence_runs(records: list[Path], data: Path, prm: str | None,
     runs = scored(runs, model)
     truth = {q: DEFINITE.get(gold[q], "NoEvidence") for q in runs}
     outcomes = replay_all(policies(_thresholds(thresholds)), runs, truth, with_oracle=False)
-    return [q for q in questions if q.id in runs], runs, outcomes
+    return [q for q in questions if q.id in runs or not q.understood], runs, outcomes
 
 
 @app.command()
@@ -293,7 +293,9 @@ def medevidence(
     questions, runs, outcomes = _medevidence_runs(records, data, prm, thresholds)
     gold = {q.id: q.answer for q in questions}
     sizes = study_sizes(questions)
-    rows = {name: evaluate_policy(runs, {o.query_id: o.stop for o in outs}, gold, sizes)
+    unanswered = [q.id for q in questions if not q.understood]
+    rows = {name: evaluate_policy(runs, {o.query_id: o.stop for o in outs}, gold, sizes,
+                                  unanswered)
             for name, outs in outcomes.items()}
     out.mkdir(parents=True, exist_ok=True)
     table = markdown(rows) + "\n" + majority_note(gold)
@@ -336,10 +338,14 @@ def ledger_command(
     stops = {o.query_id: o.stop for o in outcomes[policy]}
     mapping, _ = tune_mapping(runs, {q: s for q, s in stops.items() if int(q) % 2 == 0},
                               gold, sizes)
-    chosen = {q: s for q, s in stops.items()
-              if half == "all" or int(q) % 2 == (0 if half == "even" else 1)}
+    def shown(question: str) -> bool:
+        return half == "all" or int(question) % 2 == (0 if half == "even" else 1)
+
+    chosen = {q: s for q, s in stops.items() if shown(q)}
+    unanswered = [q.id for q in questions if not q.understood and shown(q.id)]
     fulltext = {q.id: q.fulltext_required for q in questions}
-    wrong = ledger(runs, chosen, gold, mapping, sizes, fulltext)
-    console.print(counts_markdown(wrong, len(chosen)), markup=False, soft_wrap=True)
+    wrong = ledger(runs, chosen, gold, mapping, sizes, fulltext, unanswered)
+    console.print(counts_markdown(wrong, len(chosen) + len(unanswered)), markup=False,
+                  soft_wrap=True)
     if show:
         console.print(details_text(wrong), markup=False, soft_wrap=True, highlight=False)

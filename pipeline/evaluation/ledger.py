@@ -7,7 +7,8 @@ Causes, tried in this order (issue 14's categories, decided from the recording a
 - stopped early: the label at the stop is wrong but the label after every study is right;
 - no finding: no study read gave a direct intervention -> outcome finding;
 - reading: studies gave findings, but none found the review's direction or null;
-- pooling: some study found the review's answer, yet the label at the stop is another.
+- pooling: some study found the review's answer, yet the label at the stop is another;
+- not understood: the question's wording could not be parsed, so it was never asked.
 Questions the dataset flags `fulltext_required` are counted under their cause and again
 in a column of their own: the abstracts may not hold what the review read.
 """
@@ -23,7 +24,7 @@ from pipeline.evaluation.harness import direct_rows
 from pipeline.evaluation.medevidence import DEFINITE, POLARITY_OF, FiveWay, Sizes
 from pipeline.trajectory import StepRecord
 
-CAUSES = ("firmness", "stopped early", "no finding", "reading", "pooling")
+CAUSES = ("firmness", "stopped early", "no finding", "reading", "pooling", "not understood")
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,11 @@ def cause_of(gold: str, read: Sequence[StepRecord], run: Sequence[StepRecord],
 
 def ledger(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
            gold: Mapping[str, str], mapping: FiveWay, sizes: Sizes,
-           fulltext: Mapping[str, bool]) -> list[WrongAnswer]:
-    """The wrong answers of one policy (stop per question) under one 5-way mapping."""
-    wrong = []
+           fulltext: Mapping[str, bool], unanswered: Sequence[str] = ()) -> list[WrongAnswer]:
+    """The wrong answers of one policy (stop per question) under one 5-way mapping;
+    `unanswered` questions were never asked."""
+    wrong = [WrongAnswer(q, gold[q], "unanswered", "", "not understood",
+                         fulltext.get(q, False), ()) for q in unanswered]
     for question in sorted(stops, key=int):
         run = runs[question]
         read = [s for s in run if s.step <= stops[question]]
@@ -94,7 +97,7 @@ def ledger(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
         wrong.append(WrongAnswer(question, gold[question], answer, read[-1].label,
                                  cause_of(gold[question], read, run, studies),
                                  fulltext.get(question, False), studies))
-    return wrong
+    return sorted(wrong, key=lambda w: int(w.question_id))
 
 
 def counts_markdown(wrong: Sequence[WrongAnswer], questions: int) -> str:

@@ -115,23 +115,31 @@ class MedEvidenceRow:
     mean_steps: float
 
 
+UNANSWERED = "unanswered"  # a question DACG could not parse: scored as wrong
+
+
 def evaluate_policy(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                    gold: Mapping[str, str], sizes: Sizes, seed: int = 0) -> MedEvidenceRow:
-    tuning, held_out = halves(sorted(stops, key=int))
+                    gold: Mapping[str, str], sizes: Sizes, unanswered: Sequence[str] = (),
+                    seed: int = 0) -> MedEvidenceRow:
+    """One policy's row; `unanswered` questions (not understood, so never recorded) count
+    as wrong wherever they fall."""
+    tuning, _ = halves(sorted(stops, key=int))
     mapping, tuning_accuracy = tune_mapping(runs, {q: stops[q] for q in tuning}, gold, sizes)
-    answers = answers_at(mapping, runs, stops, sizes)
+    answers = answers_at(mapping, runs, stops, sizes) | dict.fromkeys(unanswered, UNANSWERED)
+    _, held_out = halves(sorted(answers, key=int))
     held = [answers[q] == gold[q] for q in held_out]
     low, high = bootstrap_ci(held, seed=seed)
     recall = recall_score([gold[q] for q in held_out], [answers[q] for q in held_out],
                           labels=list(ANSWERS), average=None, zero_division=0)
-    definite = [q for q in sorted(stops) if gold[q] in DEFINITE]
-    label_at_stop = {q: next(s.label for s in runs[q] if s.step == stops[q]) for q in definite}
+    definite = [q for q in sorted(answers) if gold[q] in DEFINITE]
+    label_at_stop = {q: next(s.label for s in runs[q] if s.step == stops[q])
+                     for q in definite if q in stops}
     return MedEvidenceRow(
         mapping=mapping, tuning_accuracy=tuning_accuracy, held_out_n=len(held_out),
         held_out_accuracy=float(np.mean(held)), ci_low=low, ci_high=high,
         recall={a: float(r) for a, r in zip(ANSWERS, recall, strict=True)},
         all_accuracy=five_way_accuracy(answers, gold), three_way_n=len(definite),
-        three_way_accuracy=float(np.mean([label_at_stop[q] == DEFINITE[gold[q]]
+        three_way_accuracy=float(np.mean([label_at_stop.get(q) == DEFINITE[gold[q]]
                                           for q in definite])),
         mean_steps=float(np.mean(list(stops.values()))))
 
