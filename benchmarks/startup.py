@@ -7,9 +7,9 @@ graph (the store and the answer, no extractor) and `--source simulated` reads tw
 the seeded literature (the extractor too, so spaCy, which imports torch whenever torch is
 installed). Each interpreter (this one first, then every --python, each with the `pipeline`
 installed in its own venv and its own scratch graph) runs each command once to warm the
-file cache and write bytecode, then --repeats times; the figure is the median, and the
-ratio is against this interpreter in the same run. A last run of each says whether the
-process had loaded torch at exit.
+file cache and write bytecode, then --repeats times, interleaved with the others; the
+figure is the median, and the ratio is against this interpreter in the same run. A last
+run of each says whether the process had loaded torch at exit.
 """
 
 from __future__ import annotations
@@ -68,22 +68,27 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
           f"median of {args.repeats} runs, seconds to the first line of `dacg query`")
     with tempfile.TemporaryDirectory() as scratch:
-        medians: dict[tuple[str, str], float] = {}
-        for number, python in enumerate(pythons):
-            db = ["--db", str(Path(scratch) / f"graph-{number}.sqlite")]
+        dbs = {python: ["--db", str(Path(scratch) / f"graph-{n}.sqlite")]
+               for n, python in enumerate(pythons)}
+        for python, db in dbs.items():
             subprocess.run([python, "-m", "pipeline", "ingest", str(EXAMPLE), *db],
                            check=True, capture_output=True, env=ENV)
-            print(python)
-            for source, query in QUERIES.items():
-                command = [python, "-m", "pipeline", "query", *query, *db]
+        for source, query in QUERIES.items():
+            commands = {python: [python, "-m", "pipeline", "query", *query, *db]
+                        for python, db in dbs.items()}
+            for command in commands.values():
                 first_line_seconds(command)  # warm-up: file cache and bytecode
-                times = [first_line_seconds(command) for _ in range(args.repeats)]
-                medians[python, source] = statistics.median(times)
-                torch = loads_torch(python, ["query", *query, *db])
-                ratio = medians[python, source] / medians[sys.executable, source]
-                print(f"  --source {source:<9} {medians[python, source]:6.2f} s "
-                      f"(min {min(times):.2f}, max {max(times):.2f}; {ratio:.2f}x the first "
-                      f"interpreter); torch loaded: {torch}")
+            times: dict[str, list[float]] = {python: [] for python in pythons}
+            for _ in range(args.repeats):  # interleaved, so a slow spell hits every venv
+                for python, command in commands.items():
+                    times[python].append(first_line_seconds(command))
+            print(f"--source {source}")
+            for python, runs in times.items():
+                torch = loads_torch(python, commands[python][3:])
+                ratio = statistics.median(runs) / statistics.median(times[sys.executable])
+                print(f"  {statistics.median(runs):6.2f} s (min {min(runs):.2f}, max "
+                      f"{max(runs):.2f}; {ratio:.2f}x the first)  torch loaded: "
+                      f"{str(torch):<5}  {python}")
 
 
 if __name__ == "__main__":
