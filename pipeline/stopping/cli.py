@@ -3,7 +3,6 @@ benchmark's query splits (train to fit, validation to early-stop, test held out)
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Annotated
 
@@ -30,9 +29,12 @@ def train(
         min=1, help="Epochs without a better validation loss before stopping.")] = 20,
 ) -> None:
     """Train the PRM on the train split, early-stop on validation, report test accuracy."""
-    if importlib.util.find_spec("torch") is None:  # checked first: torch is an extra
+    try:  # first, so a default install (no torch) is told at once
+        import torch  # noqa: F401
+    except ImportError:
         raise fail("training the PRM needs torch, which the default install leaves out: "
-                   "install the train extra (pip install -e '.[train]' in the DACG clone)")
+                   "install the train extra (pip install -e '.[train]' in the DACG clone)"
+                   ) from None
     from pipeline.stopping.prm import TrainConfig, train_prm
 
     try:
