@@ -29,6 +29,12 @@ def train(
         min=1, help="Epochs without a better validation loss before stopping.")] = 20,
 ) -> None:
     """Train the PRM on the train split, early-stop on validation, report test accuracy."""
+    try:  # first, so a default install (no torch) is told at once
+        import torch  # noqa: F401
+    except ImportError:
+        raise fail("training the PRM needs torch, which the default install leaves out: "
+                   "install the train extra (pip install -e '.[train]' in the DACG clone)"
+                   ) from None
     from pipeline.stopping.prm import TrainConfig, train_prm
 
     try:
