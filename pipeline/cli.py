@@ -28,6 +28,7 @@ from pipeline.graph.store import (
     StoreUnavailable,
     check_namespace,
 )
+from pipeline.inference.evidence_body import EvidenceBody, FirmnessRule
 from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
 from pipeline.retrieval.cli import app as corpus_app
 from pipeline.settings import Settings
@@ -202,7 +203,8 @@ def query(
             answer, stop, run_id = result.answer, result.stop, result.run_id
             where = run_id
         evidence = explain_edges(target, where, answer.explanation) if explain else {}
-    show_answer(answer, stop, run_id, evidence, as_json)
+        body = direct_body(target, where, answer)
+    show_answer(answer, stop, run_id, evidence, as_json, body, firmness_of(answer, body))
 
 
 def run_agent(store: GraphStore, question: Query, source: str, stopping: StoppingPolicy,
@@ -252,11 +254,46 @@ def thresholds_in_force(path: Path | None) -> Thresholds:
         raise fail(str(error)) from None
 
 
+def direct_body(store: GraphStore, namespace: str, answer: Answer) -> EvidenceBody:
+    """The studies' findings on the direct intervention -> outcome pair, every polarity
+    (study sizes are not in the graph, so the participants threshold does not apply)."""
+    from pipeline.inference.evidence_body import EvidenceBody, StudyFinding
+
+    head, tail = answer.query.intervention.id, answer.query.outcome.id
+    found = store.evidence(namespace, [(head, tail, p) for p in (1, 0, -1)])
+    return EvidenceBody.of(StudyFinding(item.pmid, polarity, item.confidence)
+                           for (_, _, polarity), items in found.items() for item in items)
+
+
+def answer_polarity(answer: Answer) -> int:
+    """The composed polarity whose label the posterior chose."""
+    labels = answer.posterior.labels
+    return next(p for p in (1, 0, -1)
+                if labels[label_index(p, answer.query.direction)] is answer.posterior.label)
+
+
+def firmness_of(answer: Answer, body: EvidenceBody, rule: FirmnessRule | None = None
+                ) -> str | None:
+    """definite / uncertain effect / insufficient data under `rule` (default: the frozen
+    one, tuned on MedEvidence), or None while there is no path."""
+    from pipeline.evaluation.medevidence import load_firmness
+
+    if not answer.paths:
+        return None
+    try:
+        return str((rule or load_firmness()).judge(body, answer_polarity(answer)))
+    except (ValueError, OSError) as error:
+        raise fail(str(error)) from None
+
+
 def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
-                evidence: dict[EdgeKey, list[EvidenceItem]], as_json: bool) -> None:
+                evidence: dict[EdgeKey, list[EvidenceItem]], as_json: bool,
+                body: EvidenceBody, firmness: str | None) -> None:
     if as_json:
         console.print_json(json.dumps({
             "label": answer.posterior.label.value,
+            "firmness": firmness,
+            "studies": body.studies,
             "posterior": answer.posterior.as_dict(),
             "stop": None if stop is None else {"step": stop.step, "reason": stop.reason},
             "run": run_id,
@@ -275,6 +312,11 @@ def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
     posterior = ", ".join(f"{k} {v:.3f}" for k, v in answer.posterior.as_dict().items())
     console.print(Text.assemble((answer.posterior.label.value, "bold"),
                                 f"  ({posterior}; energy {answer.energy.total:.3f})"))
+    if firmness is not None:
+        share = body.share(answer_polarity(answer))
+        console.print(f"body of evidence: {firmness} ({body.studies} studies with a direct "
+                      f"finding, {share:.0%} of their confidence for this answer)",
+                      highlight=False, markup=False)
     if stop is not None:
         why = STOP_REASONS.get(stop.reason, stop.reason)
         console.print(f"stopped after step {stop.step}: {why}; inspect the run's graph with "

@@ -50,6 +50,45 @@ def test_ingest_then_query_answers_with_paths_and_pmids(tmp_path: Path) -> None:
     assert sorted(pmid for e in answer["edges"] for pmid in e["pmids"]) == ["101", "102", "103"]
 
 
+def test_query_judges_the_body_of_evidence_behind_its_answer(tmp_path: Path) -> None:
+    from pipeline.answer import answer_from_graph
+    from pipeline.cli import direct_body, firmness_of
+    from pipeline.evaluation.medevidence import load_firmness
+    from pipeline.inference.evidence_body import Firmness, FirmnessRule
+    from pipeline.model import Entity, Polarity, Query
+
+    # two studies shorten colds (0.8, 0.4), one finds no effect (0.6); the mediator's
+    # edges are not direct findings
+    rows = [*GOOD, {"head": "zinc", "tail": "common cold duration", "polarity": -1,
+                    "confidence": 0.4, "pmid": "104"},
+            {"head": "zinc", "tail": "common cold duration", "polarity": 0,
+             "confidence": 0.6, "pmid": "105"}]
+    db = tmp_path / "g.sqlite"
+    run("ingest", str(write_jsonl(tmp_path / "e.jsonl", rows)), db=db)
+    store = EmbeddedStore(db)
+    question = Query(Entity.from_name("zinc"), Entity.from_name("common cold duration"),
+                     direction=Polarity.DECREASES)
+    answer = answer_from_graph(store, "kg", question)
+    body = direct_body(store, "kg", answer)
+    assert answer.posterior.label.value == "Beneficial"
+    assert body.studies == 3 and body.participants is None
+    assert body.share(-1) == pytest.approx(1.2 / 1.8)  # 0.667 for the answer
+    assert firmness_of(answer, body, FirmnessRule(min_share=0.6)) == "definite"
+    assert firmness_of(answer, body, FirmnessRule(min_share=0.7)) == "uncertain effect"
+    assert firmness_of(answer, body, FirmnessRule(min_studies=4)) == "insufficient data"
+    # the command prints the judgement of the shipped rule
+    shipped = str(load_firmness().judge(body, -1))
+    assert shipped in {f.value for f in Firmness}
+    code, out, _ = run("query", "zinc", "common cold duration", "--direction", "decrease",
+                       "--source", "kg", "--json", db=db)
+    assert code == 0
+    assert (json.loads(out)["firmness"], json.loads(out)["studies"]) == (shipped, 3)
+    code, out, _ = run("query", "zinc", "common cold duration", "--direction", "decrease",
+                       "--source", "kg", db=db)
+    expected = f"body of evidence: {shipped} (3 studies with a direct finding, 67% of their"
+    assert expected in " ".join(out.split())
+
+
 def test_query_without_paths_is_noevidence(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite"
     run("ingest", str(write_jsonl(tmp_path / "e.jsonl", GOOD)), db=db)

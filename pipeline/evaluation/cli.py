@@ -279,6 +279,10 @@ def medevidence(
     = Path("reports/medevidence"),
     prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
+    freeze_firmness: Annotated[Path | None, typer.Option(
+        help="Also write the DACG row's definite / uncertain / insufficient rule (tuned on "
+             "the even ids) here, for `dacg query` (shipped: data/eval/firmness.json).")]
+    = None,
 ) -> None:
     """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
     from pipeline.evaluation import figures
@@ -288,7 +292,9 @@ def medevidence(
         majority_note,
         markdown,
         study_sizes,
+        write_firmness,
     )
+    from pipeline.trajectory import sha256_file
 
     questions, runs, outcomes = _medevidence_runs(records, data, prm, thresholds)
     gold = {q.id: q.answer for q in questions}
@@ -307,6 +313,12 @@ def medevidence(
     console.print(table, markup=False, soft_wrap=True)
     console.print(f"{len(runs)} questions; wrote {out / 'medevidence.md'} and "
                   f"{out / 'medevidence_recall.png'}", highlight=False)
+    if freeze_firmness is not None:
+        write_firmness(rows["DACG"].mapping.rule, freeze_firmness, {
+            "tuned_on": f"{data.name}, even question ids, DACG stops",
+            "records": {str(p): sha256_file(p) for p in records},
+            "tuning_accuracy": round(rows["DACG"].tuning_accuracy, 4)})
+        console.print(f"froze the DACG firmness rule in {freeze_firmness}", highlight=False)
 
 
 @app.command("ledger")

@@ -16,8 +16,10 @@ other half (odd ids); the 3-way accuracy on definite answers needs no tuning.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import recall_score
@@ -25,7 +27,14 @@ from sklearn.metrics import recall_score
 from pipeline.evaluation.harness import direct_rows
 from pipeline.evaluation.metrics import bootstrap_ci
 from pipeline.extraction.study import participants
-from pipeline.inference.evidence_body import EvidenceBody, Firmness, FirmnessRule, StudyFinding
+from pipeline.inference.evidence_body import (
+    EvidenceBody,
+    Firmness,
+    FirmnessRule,
+    StudyFinding,
+    firmness_rule_from_json,
+)
+from pipeline.resources import shipped
 from pipeline.retrieval.medevidence import MedEvidenceQuestion
 from pipeline.trajectory import StepRecord
 
@@ -33,6 +42,7 @@ ANSWERS = ("higher", "lower", "no difference", "uncertain effect", "insufficient
 DEFINITE = {"higher": "Increases", "lower": "Decreases", "no difference": "NoEffect"}
 _FROM_LABEL = {label: answer for answer, label in DEFINITE.items()}
 POLARITY_OF = {"Increases": 1, "NoEffect": 0, "Decreases": -1}
+FROZEN_FIRMNESS = "data/eval/firmness.json"  # the DACG row's rule, for `dacg query`
 MIN_STUDIES_GRID = (1, 2, 3)
 # Coarse grids: about 60 tuning questions cannot choose finer thresholds without fitting
 # their noise.
@@ -180,3 +190,19 @@ def study_sizes(questions: Iterable[MedEvidenceQuestion]) -> dict[str, int]:
             if size is not None:
                 sizes[abstract.pmid] = size
     return sizes
+
+
+def write_firmness(rule: FirmnessRule, path: Path, provenance: dict[str, object]) -> None:
+    """Write the rule `dacg query` judges its answers with, and where it came from."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {"firmness": asdict(rule), **provenance}
+    path.write_text(json.dumps(body, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def load_firmness(path: Path | None = None) -> FirmnessRule:
+    """The frozen rule (default: the shipped file); ValueError naming a bad file."""
+    path = path or shipped(FROZEN_FIRMNESS)
+    try:
+        return firmness_rule_from_json(json.loads(path.read_text(encoding="utf-8"))["firmness"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a firmness file ({error})") from None

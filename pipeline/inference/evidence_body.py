@@ -92,3 +92,12 @@ class FirmnessRule:
                 or small):
             return Firmness.UNCERTAIN
         return Firmness.DEFINITE
+
+
+def firmness_rule_from_json(data: dict[str, object]) -> FirmnessRule:
+    """A frozen rule; unknown keys are an error, not ignored."""
+    known = set(FirmnessRule.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown firmness thresholds {', '.join(unknown)}")
+    return FirmnessRule(**data)  # type: ignore[arg-type]
