@@ -231,6 +231,41 @@ def report(
                   highlight=False)
 
 
+@app.command()
+def analyses(
+    records: RecordsArg,
+    queries: QueriesOpt = DEFAULT_QUERIES,
+    out: Annotated[Path, typer.Option(help="Folder for analyses.md and reliability.png.")]
+    = Path("reports/simulated"),
+    prm: PrmOpt = "data/prm",
+    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+) -> None:
+    """Posterior calibration (ECE, reliability diagram), the PRM reward gap and margin,
+    and the validation + test union: the paper's analyses beyond its tables."""
+    from pipeline.evaluation.harness import scored, write_analyses
+    from pipeline.stopping.prm import RewardModel
+    from pipeline.trajectory import read_labelled_records
+
+    try:
+        truth, split_of, runs = read_labelled_records(records, queries)
+        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
+    except FileNotFoundError as error:
+        raise fail(str(error), 2) from None
+    except (ValueError, OSError) as error:
+        raise fail(str(error)) from None
+    by_split = {split: scored({q: s for q, s in runs.items() if split_of[q] == split}, model)
+                for split in SPLITS}
+    if not all(by_split.values()):
+        raise fail("analyses need recorded queries of every split (train, validation, test)")
+    try:
+        written = write_analyses(by_split, truth, _thresholds(thresholds), out,
+                                 "none" if model is None else f"PRM {prm}")
+    except ValueError as error:
+        raise fail(str(error)) from None
+    console.print(written[0].read_text(encoding="utf-8"), markup=False, soft_wrap=True)
+    console.print(f"wrote {', '.join(map(str, written))}", highlight=False)
+
+
 MedEvidenceOpt = Annotated[Path, typer.Option(
     help="The MedEvidence JSONL the records come from.")]
 

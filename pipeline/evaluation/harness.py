@@ -187,3 +187,61 @@ def _report_markdown(result: Evaluation, title: str, settings: Mapping[str, obje
 
 def thresholds_settings(thresholds: Thresholds) -> dict[str, object]:
     return {f"threshold {k}": v for k, v in asdict(thresholds).items()}
+
+
+PAPER_ANALYSES = {"ece": 0.236, "reward_correct": -0.082, "reward_incorrect": -0.368,
+                  "reward_gap": 0.287, "train_margin": 2.53, "pairwise_test": 0.881}
+
+
+def write_analyses(by_split: Mapping[str, Runs], truth: Mapping[str, str],
+                   thresholds: Thresholds, out: Path, scored_by: str) -> list[Path]:
+    """analyses.md and reliability.png: posterior calibration on test, the PRM's reward on
+    correct vs incorrect test steps and its margin on train pairs, and the main table on
+    the disjoint validation + test union (the paper's n = 280 generalisation row)."""
+    from pipeline.evaluation.analyses import pair_margin, reliability, reward_gap
+
+    out.mkdir(parents=True, exist_ok=True)
+    test = by_split["test"]
+    rel = reliability(test, truth, EVALUATED)
+    figures.reliability_diagram(rel.confidence, rel.accuracy, rel.count, rel.ece,
+                                out / "reliability.png")
+    paper = PAPER_ANALYSES
+    parts = ["# Analyses beyond the tables\n",
+             "## Posterior calibration (test split, every informed step)\n",
+             f"Expected calibration error {rel.ece:.3f} over {rel.steps} steps in "
+             f"{len(rel.count)} non-empty bins of width 0.1 (paper: {paper['ece']}, "
+             f"overconfident in the high bins).\n",
+             "| Bin mean confidence | Accuracy | Steps | Accuracy - confidence |",
+             "|---:|---:|---:|---:|"]
+    parts += [f"| {c:.3f} | {a:.3f} | {n} | {a - c:+.3f} |"
+              for c, a, n in zip(rel.confidence, rel.accuracy, rel.count, strict=True)]
+    parts += ["\n![reliability diagram](reliability.png)\n",
+              f"## PRM reward ({scored_by})\n"]
+    if all(s.reward is not None for steps in test.values() for s in steps):
+        gap = reward_gap(test, truth, EVALUATED)
+        margin, share, pairs = pair_margin(by_split["train"], truth)
+        test_margin, test_share, test_pairs = pair_margin(test, truth)
+        parts += [
+            "| Quantity | Here | Paper |", "|---|---:|---:|",
+            f"| Mean reward, correct test steps (n = {gap.n_correct}) | {gap.correct:.3f} | "
+            f"{paper['reward_correct']} |",
+            f"| Mean reward, incorrect test steps (n = {gap.n_incorrect}) | "
+            f"{gap.incorrect:.3f} | {paper['reward_incorrect']} |",
+            f"| Gap | {gap.gap:.3f} | {paper['reward_gap']} |",
+            f"| Training margin: mean r_i - r_j over {pairs} train pairs | {margin:.3f} | "
+            f"{paper['train_margin']} |",
+            f"| Pairwise accuracy, train | {100 * share:.1f}% | – |",
+            f"| Pairwise accuracy, test ({test_pairs} pairs) | {100 * test_share:.1f}% | "
+            f"{100 * paper['pairwise_test']:.1f}% |",
+            f"| Mean r_i - r_j, test pairs | {test_margin:.3f} | – |", ""]
+    else:
+        parts.append("No PRM scored these steps (run with --prm DIR).\n")
+    union = {**by_split["validation"], **test}
+    result = evaluate(union, truth, thresholds)
+    parts += ["## Generalisation: the disjoint validation + test union\n",
+              f"n = {result.metrics[REFERENCE].n} Beneficial/NoEffect queries (the paper's "
+              "extended-version row; thresholds were tuned on validation, so this union "
+              "is not fully held out for them).\n",
+              main_table(result.metrics).markdown()]
+    (out / "analyses.md").write_text("\n".join(parts), encoding="utf-8")
+    return [out / "analyses.md", out / "reliability.png"]
