@@ -40,10 +40,12 @@ def calibration_markdown(fitted: Mapping[str, Any], recorded: Mapping[str, float
     for t in PAPER_TARGETS:
         got = recorded[t.name]
         scale = 100 if t.kind == "share" else 1
-        lines.append(f"| {t.name} | {_value(t, t.value)} | {_value(t, surrogate[t.name])} | "
+        name = t.name if t.fitted else f"{t.name} (not fitted)"
+        lines.append(f"| {name} | {_value(t, t.value)} | {_value(t, surrogate[t.name])} | "
                      f"{_value(t, got)} | {scale * (got - t.value):+.2f} | "
                      f"{(got - t.value) / t.se:+.2f} |")
-    total = sum(((recorded[t.name] - t.value) / t.se) ** 2 for t in PAPER_TARGETS)
+    total = sum(((recorded[t.name] - t.value) / t.se) ** 2 for t in PAPER_TARGETS
+                if t.fitted)
     lines.append(f"\nLoss (sum of squared residuals in SE): {total:.1f} recorded, "
                  f"{fitted['fit']['best_loss']:.1f} at the fit (surrogate).\n")
     params = fitted["parameters"]

@@ -87,8 +87,8 @@ def fit(
     = Path("data/worlds/paper.json"),
     seed: Annotated[int, typer.Option(help="Seed of the world and of the optimiser.")] = 0,
     maxiter: Annotated[int, typer.Option(min=1, help="Differential-evolution generations.")]
-    = 12,
-    popsize: Annotated[int, typer.Option(min=2, help="Population per parameter.")] = 6,
+    = 25,
+    popsize: Annotated[int, typer.Option(min=2, help="Population per parameter.")] = 5,
 ) -> None:
     """Fit the calibrated world to the paper's baseline numbers on train + validation."""
     from pipeline.simulation.fitting_io import fit_world

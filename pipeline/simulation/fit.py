@@ -54,7 +54,7 @@ class FitResult:
     evaluations: int
 
 
-def fit(model: ReadingModel, seed: int = 0, maxiter: int = 12, popsize: int = 6,
+def fit(model: ReadingModel, seed: int = 0, maxiter: int = 25, popsize: int = 5,
         targets: tuple[Target, ...] = PAPER_TARGETS,
         on_evaluation: Callable[[float], None] | None = None) -> FitResult:
     """The parameters minimising the loss on train + validation, by differential

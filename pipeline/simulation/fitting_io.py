@@ -50,7 +50,7 @@ def fit_world(records: Path, benchmark: Path, out: Path, seed: int, maxiter: int
         },
         "targets": [{"name": t.name, "paper": t.value, "se": round(t.se, 4),
                      "surrogate": round(value, 4), "residual_se": round(res, 3),
-                     "source": t.source} for t, value, res in rows],
+                     "source": t.source, "fitted": t.fitted} for t, value, res in rows],
         "reading_model": reading_model_json(model),
     }
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -36,6 +36,7 @@ class Target:
     kind: str = "share"  # share | mean | median
     sd: float = 0.0
     source: str = ""
+    fitted: bool = True  # False: shown with its residual, left out of the loss
 
     @property
     def se(self) -> float:
@@ -47,13 +48,15 @@ class Target:
         return 0.5  # a median of whole steps
 
 
-def _share(name: str, percent: float, n: int, source: str) -> Target:
-    return Target(name, percent / 100.0, n, "share", source=source)
+def _share(name: str, percent: float, n: int, source: str, fitted: bool = True) -> Target:
+    return Target(name, percent / 100.0, n, "share", source=source, fitted=fitted)
 
 
 PAPER_TARGETS: tuple[Target, ...] = (
     _share("k=1 Ben", 15.7, 70, "Table 1, E3 single pass"),
-    _share("k=1 NoE", 98.6, 70, "Table 1, E3 single pass"),
+    # Not fitted: no world can meet it together with the oracle's 65.7% NoEffect, since
+    # the oracle stops at the first correct step and so is right wherever step 1 is.
+    _share("k=1 NoE", 98.6, 70, "Table 1, E3 single pass", fitted=False),
     _share("k=3 Ben", 81.4, 70, "Table 1"),
     _share("k=3 NoE", 47.1, 70, "Table 1"),
     _share("k=3 drift", 7.9, 140, "Table 1"),
@@ -112,5 +115,5 @@ def _mean(values: Iterable[float]) -> float:
 
 
 def loss(stats: Mapping[str, float], targets: tuple[Target, ...] = PAPER_TARGETS) -> float:
-    """Sum of squared residuals in standard errors."""
-    return sum(((stats[t.name] - t.value) / t.se) ** 2 for t in targets)
+    """Sum of squared residuals in standard errors over the fitted targets."""
+    return sum(((stats[t.name] - t.value) / t.se) ** 2 for t in targets if t.fitted)
