@@ -84,6 +84,23 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
     return trim_and_fill_labels(runs, abstract_texts(source), directions)
 
 
+def _llm_baselines(spec: str, runs: dict[str, list[Any]]) -> dict[str, dict[str, str | None]]:
+    """E1 and E2 through the configured LLM endpoint; none without one."""
+    from pipeline.evaluation.benchmarks import open_benchmark
+    from pipeline.evaluation.llm_baselines import LLMJudge, llm_baselines
+    from pipeline.extraction.llm import LLMError
+
+    judge = LLMJudge.from_env()
+    if judge is None:
+        return {}
+    queries, source = open_benchmark(spec)
+    chosen = {q.id: q.query for q in queries if q.id in runs}
+    try:
+        return llm_baselines(judge, chosen, source)
+    except LLMError as error:
+        raise fail(str(error)) from None
+
+
 @app.command()
 def record(
     benchmark: Annotated[str, typer.Argument(
@@ -220,6 +237,8 @@ def report(
     frozen = _thresholds(thresholds)
     extra = {} if benchmark.lower() == "none" else {
         "Trim-and-fill": _trim_and_fill(benchmark, runs)}
+    if benchmark.lower() != "none":
+        extra |= _llm_baselines(benchmark, runs)
     result = evaluate(runs, truth, frozen, extra)
     settings = {"split": split, "queries": result.metrics["k=20"].n, "prm": prm,
                 "thresholds file": thresholds, "benchmark (trim-and-fill)": benchmark,

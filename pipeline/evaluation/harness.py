@@ -32,6 +32,7 @@ from pipeline.evaluation.report import (
     check_claims,
     claims_markdown,
     main_table,
+    paper_comparison,
 )
 from pipeline.stopping.policies import BUDGET
 from pipeline.stopping.prm import RewardModel, score_steps
@@ -141,6 +142,7 @@ def write_report(result: Evaluation, out: Path, title: str,
         "main.md": main.markdown(), "main.csv": main.csv(),
         "ablation.md": ablation.markdown(), "ablation.csv": ablation.csv(),
         "claims.md": claims_markdown(claims),
+        "vs_paper.md": paper_comparison(result.metrics),
     }
     if result.harmful:
         files["harmful.md"] = _harmful_markdown(result.harmful)
