@@ -51,3 +51,15 @@ def test_reward_gap_and_pair_margin_by_hand() -> None:
     assert gap.gap == pytest.approx(0.3)
     margin, share, pairs = pair_margin(runs, truth)
     assert pairs == 2 and share == 1.0 and margin == pytest.approx((0.4 + 0.2) / 2)
+
+
+def test_grounding_split_by_hand() -> None:
+    from pipeline.evaluation.analyses import grounding_split
+    from pipeline.evaluation.replay import Outcome
+
+    outcomes = [Outcome("a", "NoEffect", "Beneficial", 12, "budget", 1),   # drifted
+                Outcome("b", "NoEffect", "NoEffect", 4, "source_dry", 1),
+                Outcome("c", "Beneficial", "NoEffect", 6, "source_dry", None)]  # never right
+    groups = grounding_split(outcomes, {"a": True, "b": True, "c": False})
+    assert (groups[True].queries, groups[True].drift, groups[True].abstracts) == (2, 0.5, 8.0)
+    assert (groups[False].queries, groups[False].drift, groups[False].abstracts) == (1, 0.0, 6.0)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.calibration import calibration_curve
 
-from pipeline.evaluation.replay import Runs
+from pipeline.evaluation.replay import Outcome, Runs
 from pipeline.model import Label
 
 BINS = 10
@@ -87,3 +87,24 @@ def pair_margin(runs: Runs, truth: Mapping[str, str]) -> tuple[float, float, int
         raise ValueError("no preference pairs")
     diffs = np.array([(i.reward or 0.0) - (j.reward or 0.0) for i, j in pairs])
     return float(diffs.mean()), float(np.mean(diffs > 0)), len(pairs)
+
+
+@dataclass(frozen=True)
+class GroundingGroup:
+    queries: int
+    drift: float
+    abstracts: float
+
+
+def grounding_split(outcomes: Sequence[Outcome], grounded: Mapping[str, bool]
+                    ) -> dict[bool, GroundingGroup]:
+    """Drift and abstracts read per query (a fixed budget's outcomes), for the queries
+    whose two endpoints both ground to MeSH (True) and the rest (False)."""
+    groups: dict[bool, GroundingGroup] = {}
+    for flag in (True, False):
+        chosen = [o for o in outcomes if grounded[o.query_id] is flag]
+        if chosen:
+            groups[flag] = GroundingGroup(len(chosen),
+                                          float(np.mean([o.drifted for o in chosen])),
+                                          float(np.mean([o.stop for o in chosen])))
+    return groups

@@ -250,6 +250,28 @@ def report(
                   highlight=False)
 
 
+def _grounded(spec: str, mesh: Path | None) -> dict[str, bool]:
+    """Whether both of each query's endpoints ground to MeSH (exact, folded or
+    normalised; the linker is left out, as in the paper's audit)."""
+    from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
+    from pipeline.extraction.audit import ground_entities
+    from pipeline.extraction.mesh import MeshError, MeshIndex
+
+    try:
+        queries, _ = open_benchmark(spec)
+        index = MeshIndex.load(mesh, with_linker=False)
+    except (BenchmarkError, MeshError, OSError) as error:
+        raise fail(str(error), 2) from None
+    rows = ground_entities(index, [(q.id, role, entity.name) for q in queries
+                                   for role, entity in (("intervention", q.query.intervention),
+                                                        ("outcome", q.query.outcome))],
+                           use_linker=False)
+    found: dict[str, bool] = {}
+    for row in rows:
+        found[row.question] = found.get(row.question, True) and row.grounding is not None
+    return found
+
+
 @app.command()
 def analyses(
     records: RecordsArg,
@@ -258,9 +280,16 @@ def analyses(
     = Path("reports/simulated"),
     prm: PrmOpt = "data/prm",
     thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
+    benchmark: Annotated[str, typer.Option(
+        help="The benchmark the records come from, whose query entities are grounded to "
+             "MeSH for the grounding split ('simulated', a folder), or 'none'.")]
+    = "simulated",
+    mesh: Annotated[Path | None, typer.Option(
+        help="MeSH table; default $DACG_MESH or the shared one.")] = None,
 ) -> None:
     """Posterior calibration (ECE, reliability diagram), the PRM reward gap and margin,
-    and the validation + test union: the paper's analyses beyond its tables."""
+    the validation + test union, and drift by MeSH grounding: the paper's analyses
+    beyond its tables."""
     from pipeline.evaluation.harness import scored, write_analyses
     from pipeline.stopping.prm import RewardModel
     from pipeline.trajectory import read_labelled_records
@@ -276,9 +305,10 @@ def analyses(
                 for split in SPLITS}
     if not all(by_split.values()):
         raise fail("analyses need recorded queries of every split (train, validation, test)")
+    grounded = None if benchmark.lower() == "none" else _grounded(benchmark, mesh)
     try:
         written = write_analyses(by_split, truth, _thresholds(thresholds), out,
-                                 "none" if model is None else f"PRM {prm}")
+                                 "none" if model is None else f"PRM {prm}", grounded)
     except ValueError as error:
         raise fail(str(error)) from None
     console.print(written[0].read_text(encoding="utf-8"), markup=False, soft_wrap=True)

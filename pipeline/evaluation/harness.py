@@ -196,11 +196,18 @@ PAPER_ANALYSES = {"ece": 0.236, "reward_correct": -0.082, "reward_incorrect": -0
 
 
 def write_analyses(by_split: Mapping[str, Runs], truth: Mapping[str, str],
-                   thresholds: Thresholds, out: Path, scored_by: str) -> list[Path]:
+                   thresholds: Thresholds, out: Path, scored_by: str,
+                   grounded: Mapping[str, bool] | None = None) -> list[Path]:
     """analyses.md and reliability.png: posterior calibration on test, the PRM's reward on
-    correct vs incorrect test steps and its margin on train pairs, and the main table on
-    the disjoint validation + test union (the paper's n = 280 generalisation row)."""
-    from pipeline.evaluation.analyses import pair_margin, reliability, reward_gap
+    correct vs incorrect test steps and its margin on train pairs, the main table on the
+    disjoint validation + test union (the paper's n = 280 generalisation row) and, given
+    which queries' endpoints both ground to MeSH, drift and abstracts per group."""
+    from pipeline.evaluation.analyses import (
+        grounding_split,
+        pair_margin,
+        reliability,
+        reward_gap,
+    )
 
     out.mkdir(parents=True, exist_ok=True)
     test = by_split["test"]
@@ -245,5 +252,17 @@ def write_analyses(by_split: Mapping[str, Runs], truth: Mapping[str, str],
               "extended-version row; thresholds were tuned on validation, so this union "
               "is not fully held out for them).\n",
               main_table(result.metrics).markdown()]
+    if grounded is not None:
+        full = replay_all({REFERENCE: policies(thresholds)[REFERENCE]}, test, truth,
+                          with_oracle=False)[REFERENCE]
+        groups = grounding_split(full, grounded)
+        parts += ["## Grounding and drift (test split, every class, k = 20)\n",
+                  "| Endpoints | Queries | Drift % | Abstracts per query | Paper |",
+                  "|---|---:|---:|---:|---|"]
+        paper_group = {True: "33 queries, 36.4%, 12.1", False: "139 queries, 17.3%, 6.3"}
+        parts += [f"| {'both ground to MeSH' if flag else 'not both'} | {g.queries} | "
+                  f"{100 * g.drift:.1f} | {g.abstracts:.2f} | {paper_group[flag]} |"
+                  for flag, g in groups.items()]
+        parts.append("")
     (out / "analyses.md").write_text("\n".join(parts), encoding="utf-8")
     return [out / "analyses.md", out / "reliability.png"]
