@@ -17,7 +17,12 @@ import pytest
 from pipeline.model import Label, Polarity, normalise_name
 from pipeline.simulation import fit as fit_module
 from pipeline.simulation import targets
-from pipeline.simulation.benchmark import build_benchmark, load_benchmark, write_benchmark
+from pipeline.simulation.benchmark import (
+    build_benchmark,
+    calibrated_benchmark,
+    load_benchmark,
+    write_benchmark,
+)
 from pipeline.simulation.calibrated import (
     CalibratedLiterature,
     Calibration,
@@ -31,12 +36,12 @@ from pipeline.simulation.targets import PAPER_TARGETS, POLICY_ROWS, baseline_sta
 from pipeline.trajectory import StepRecord
 
 SMALL = (40, 10, 20)
-QUIET = dict(relevance_decay=0.0, secondary_share=0.0, noise=0.0, effect_sd=0.0)
+QUIET = dict(relevance_decay=0.0, noise=0.0, effect_sd=0.0)
 
 
 @pytest.fixture(scope="module")
 def queries() -> list[SimQuery]:
-    return build_benchmark(0, Calibration(median_reports=12).sim_config(), SMALL)
+    return calibrated_benchmark(0, Calibration(median_reports=12), SMALL)
 
 
 def _studies(queries: list[SimQuery], cal: Calibration) -> list:
@@ -52,7 +57,7 @@ def test_same_queries_as_the_original_world_for_a_seed() -> None:
 
 def test_quiet_world_is_all_on_target(queries: list[SimQuery]) -> None:
     kinds = Counter(s.key.kind for s in _studies(queries, Calibration(**QUIET)))
-    assert kinds["offtarget"] == kinds["secondary"] == 0 and kinds["trial"] > 0
+    assert kinds["offtarget"] == 0 and kinds["trial"] > 0
 
 
 def test_relevance_decays_with_rank(queries: list[SimQuery]) -> None:
@@ -68,9 +73,20 @@ def test_relevance_decays_with_rank(queries: list[SimQuery]) -> None:
     assert sum(by_rank[False]) / len(by_rank[False]) < 0.3
 
 
-def test_secondary_reports_are_null_and_noise_is_undirected(queries: list[SimQuery]) -> None:
-    secondary = _studies(queries, Calibration(**{**QUIET, "secondary_share": 1.0}))
-    assert {s.key.reported for s in secondary if s.key.kind == "secondary"} == {0}
+def test_literature_sizes_follow_median_and_spread() -> None:
+    """Log-normal sizes: the median is median_reports, and a wider spread gives more
+    one-study literatures (P(size < 1.5) = Phi(log(1.5 / 8) / sd))."""
+    from statistics import NormalDist, median
+
+    narrow = calibrated_benchmark(0, Calibration(median_reports=8, size_sd=0.3))
+    wide = calibrated_benchmark(0, Calibration(median_reports=8, size_sd=1.2))
+    assert median(q.n_reports for q in narrow) == 8
+    ones = sum(q.n_reports == 1 for q in wide) / len(wide)
+    assert abs(ones - NormalDist().cdf(math.log(1.5 / 8) / 1.2)) < 0.03
+    assert not any(q.n_reports == 1 for q in narrow)
+
+
+def test_noise_is_undirected(queries: list[SimQuery]) -> None:
     noisy = [s for s in _studies(queries, Calibration(**{**QUIET, "noise": 1.0}))
              if s.key.kind != "review"]
     shares = Counter(s.key.reported and s.key.reported // abs(s.key.reported) for s in noisy)
@@ -105,7 +121,7 @@ def test_off_target_abstracts_never_name_the_queried_outcome(queries: list[SimQu
 
 
 def test_calibrated_benchmark_round_trips(tmp_path: Path) -> None:
-    cal = Calibration(relevance_decay=0.1, secondary_share=0.2, noise=0.1)
+    cal = Calibration(relevance_decay=0.1, size_sd=0.9, noise=0.1)
     manifest = write_benchmark(tmp_path, 0, sizes=SMALL, calibration=cal)
     assert manifest["world"] == "paper" and manifest["calibration"]["noise"] == 0.1
     queries, source = load_benchmark(tmp_path)

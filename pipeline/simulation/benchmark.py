@@ -21,6 +21,7 @@ from pipeline.simulation.calibrated import (
     Calibration,
     calibration_json,
     load_fitted,
+    resized,
 )
 from pipeline.simulation.literature import (
     SimConfig,
@@ -72,6 +73,8 @@ def write_benchmark(out: Path, seed: int = 0, config: SimConfig | None = None,
         config = calibration.sim_config()
     config = config or SimConfig()
     queries = build_benchmark(seed, config, sizes)
+    if calibration is not None:
+        queries = resized(queries, seed, calibration)
     source = open_world(queries, seed, config, calibration)
     out.mkdir(parents=True, exist_ok=True)
     abstracts, keys = [], []
@@ -126,8 +129,14 @@ def open_world(queries: Sequence[SimQuery], seed: int, config: SimConfig,
     return CalibratedLiterature(queries, seed, calibration)
 
 
+def calibrated_benchmark(seed: int, calibration: Calibration,
+                         sizes: Sequence[int] = PAPER_SIZES) -> list[SimQuery]:
+    """The original world's queries for the seed, with the calibrated literature sizes."""
+    return resized(build_benchmark(seed, calibration.sim_config(), sizes), seed, calibration)
+
+
 def paper_world(seed: int = 0) -> tuple[list[SimQuery], SimulatedLiterature]:
     """The calibrated world with the shipped fitted parameters, built in memory."""
     calibration = load_fitted()
-    queries = build_benchmark(seed, calibration.sim_config(), PAPER_SIZES)
+    queries = calibrated_benchmark(seed, calibration)
     return queries, CalibratedLiterature(queries, seed, calibration)

@@ -10,12 +10,11 @@ has and the original simulator lacks, each with one parameter (issue 16).
 - Relevance decays with rank: the study at rank r is about the queried outcome with
   probability exp(-relevance_decay r); otherwise it is an off-target study of another
   outcome of the same intervention, which says nothing about the query's.
-- Secondary-outcome reports: with probability secondary_share an on-target study reports
-  the queried outcome only as an underpowered secondary result (no significant effect).
 - Random reporting errors: with probability noise a study reports a direction drawn at
   random (+, none, -), whatever the truth; unlike the bias, this does not favour benefit.
-- Literature size: log-normal with median median_reports (at least one study), so some
-  searches run dry after a step or two.
+- Literature size: log-normal with median median_reports and log-scale spread size_sd (at
+  least one study, at most 40), so some searches run dry after a step or two while others
+  outlast the budget.
 
 The query set (entities, labels, splits) is the original world's for the same seed; only
 the literatures differ.
@@ -47,7 +46,8 @@ from pipeline.simulation.literature import (
 
 WORLD_NAME = "paper"
 FITTED_FILE = Path(__file__).resolve().parents[2] / "data" / "worlds" / "paper.json"
-HARM_DETECTION = (0.65, 0.3)  # Harmful truth: detected with 0.65 - 0.3 u, as before
+HARM_DETECTION = (0.65, 0.3)
+MAX_REPORTS = 40  # Harmful truth: detected with 0.65 - 0.3 u, as before
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,26 +59,26 @@ class Calibration:
     rank_gradient: float = 0.5
     effect_sd: float = 0.5
     relevance_decay: float = 0.05
-    secondary_share: float = 0.1
     noise: float = 0.05
     median_reports: float = 9.0
+    size_sd: float = 0.6
 
     def __post_init__(self) -> None:
-        for name in ("null_favourable", "power", "secondary_share", "noise"):
+        for name in ("null_favourable", "power", "noise"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise SimulationError(f"{name.replace('_', ' ')} must be in [0, 1], got "
                                       f"{getattr(self, name)}")
-        for name in ("rank_gradient", "effect_sd", "relevance_decay"):
+        for name in ("rank_gradient", "effect_sd", "relevance_decay", "size_sd"):
             if getattr(self, name) < 0:
                 raise SimulationError(f"{name.replace('_', ' ')} must be non-negative")
-        if not 0.0 < self.median_reports <= 40:
+        if not 0.0 < self.median_reports <= MAX_REPORTS:
             raise SimulationError(f"median reports must be in (0, 40], got "
                                   f"{self.median_reports}")
 
     def sim_config(self) -> SimConfig:
-        """The original world's settings that still apply: query sizes from the median,
-        at least one study, reviews and mechanism sentences as before."""
-        return SimConfig(median_reports=self.median_reports, min_reports=1)
+        """The original world's settings that still apply (reviews and mechanism
+        sentences as before); the literature sizes are redrawn by `resized`."""
+        return SimConfig()
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -106,6 +106,17 @@ def _logit(p: float) -> float:
 
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
+
+
+def resized(queries: Sequence[SimQuery], seed: int, cal: Calibration) -> list[SimQuery]:
+    """The queries with the calibrated world's literature sizes (drawn per query id, so
+    a query keeps its size whatever else changes)."""
+    out = []
+    for q in queries:
+        z = random.Random(f"{seed}:{WORLD_NAME}:size:{q.id}").gauss(0.0, 1.0)
+        size = round(math.exp(math.log(cal.median_reports) + cal.size_sd * z))
+        out.append(replace(q, n_reports=min(MAX_REPORTS, max(1, size))))
+    return out
 
 
 def finding_probabilities(label: Label, u: float, shift: float,
@@ -137,9 +148,6 @@ def plan_calibrated(query: SimQuery, seed: int, cal: Calibration) -> list[Study]
             tail = rng.choice(others)
             verdict = rng.choice((1, 0, 0))
             kind = "offtarget"
-        elif rng.random() < cal.secondary_share:
-            verdict = 0
-            kind = "secondary"
         else:
             favourable, unfavourable = finding_probabilities(
                 query.label, (i + 0.5) / len(sizes), shift, cal)
@@ -165,7 +173,7 @@ def plan_calibrated(query: SimQuery, seed: int, cal: Calibration) -> list[Study]
 
 def render_calibrated(study: Study, query: SimQuery, rng: random.Random) -> Abstract:
     """The abstract of a planned study: an off-target study is written as a trial of its
-    own outcome; a secondary-outcome report reads as a null trial of the queried one."""
+    own outcome."""
     key = study.key
     if key.kind == "review":
         return render_review(study, query, rng)
@@ -173,8 +181,6 @@ def render_calibrated(study: Study, query: SimQuery, rng: random.Random) -> Abst
         other = replace(query, outcome=TERMS[key.tail], mechanism=None)
         return render_direct(replace(study, key=replace(key, kind="trial")), other, rng,
                              avoid=query.outcome.name)
-    if key.kind == "secondary":
-        return render_direct(replace(study, key=replace(key, kind="trial")), query, rng)
     return render_direct(study, query, rng)
 
 

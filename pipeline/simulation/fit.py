@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import differential_evolution
 
-from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
+from pipeline.simulation.benchmark import calibrated_benchmark
 from pipeline.simulation.calibrated import Calibration, plan_calibrated
 from pipeline.simulation.surrogate import ReadingModel, trajectory
 from pipeline.simulation.targets import CLASSES, PAPER_TARGETS, Target, baseline_statistics, loss
@@ -28,16 +28,16 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "rank_gradient": (0.0, 1.0),
     "effect_sd": (0.0, 2.5),
     "relevance_decay": (0.0, 0.3),
-    "secondary_share": (0.0, 0.6),
     "noise": (0.0, 0.4),
-    "median_reports": (4.0, 16.0),
+    "median_reports": (3.0, 16.0),
+    "size_sd": (0.2, 1.5),
 }
 
 
 def surrogate_statistics(cal: Calibration, model: ReadingModel, seed: int = 0,
                          splits: Sequence[str] = FIT_SPLITS) -> dict[str, float]:
     """The baseline statistics of the world `cal` on the chosen splits, by surrogate."""
-    queries = [q for q in build_benchmark(seed, cal.sim_config(), PAPER_SIZES)
+    queries = [q for q in calibrated_benchmark(seed, cal)
                if q.split in splits and q.label.value in CLASSES]
     runs, applicable = {}, {}
     for q in queries:
