@@ -30,17 +30,18 @@ PrmOpt = Annotated[str, typer.Option(
     help="PRM directory scoring the steps for the PRM rules, or 'none'.")]
 ThresholdsOpt = Annotated[Path, typer.Option(
     help="Frozen thresholds written by `dacg bench tune`.")]
+BenchmarkOpt = Annotated[str, typer.Option(
+    help="The benchmark the records come from ('simulated', a folder, a MedEvidence file), "
+         "whose abstracts and entities the baselines and the grounding split read; or "
+         "'none'.")]
 
 
-def _load(records: list[Path], queries: Path, prm: str,
-          split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
-    """Scored runs of one split, true labels and splits; every problem is one line."""
-    from pipeline.evaluation.harness import scored
+def _read(records: list[Path], queries: Path, prm: str) -> tuple[
+        dict[str, str], dict[str, str], dict[str, list[Any]], Any]:
+    """True labels, splits, runs and the PRM (None for 'none'); problems are one line."""
     from pipeline.stopping.prm import RewardModel
     from pipeline.trajectory import read_labelled_records
 
-    if split not in SPLITS:
-        raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
     try:
         truth, split_of, runs = read_labelled_records(records, queries)
         model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
@@ -48,6 +49,17 @@ def _load(records: list[Path], queries: Path, prm: str,
         raise fail(str(error), 2) from None
     except (ValueError, OSError) as error:
         raise fail(str(error)) from None
+    return truth, split_of, runs, model
+
+
+def _load(records: list[Path], queries: Path, prm: str,
+          split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
+    """Scored runs of one split, true labels and splits; every problem is one line."""
+    from pipeline.evaluation.harness import scored
+
+    if split not in SPLITS:
+        raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
+    truth, split_of, runs, model = _read(records, queries, prm)
     chosen = {q: steps for q, steps in runs.items() if split_of[q] == split}
     if not chosen:
         raise fail(f"no recorded query of the {split} split in {', '.join(map(str, records))}")
@@ -225,10 +237,7 @@ def report(
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
     prm: PrmOpt = "data/prm",
     thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
-    benchmark: Annotated[str, typer.Option(
-        help="The benchmark the records come from, whose abstracts the trim-and-fill "
-             "baseline reads ('simulated', a folder, a MedEvidence file), or 'none'.")]
-    = "simulated",
+    benchmark: BenchmarkOpt = "simulated",
 ) -> None:
     """Write the paper's tables (Markdown + CSV) and figures (PNG) from the records."""
     from pipeline.evaluation.harness import evaluate, thresholds_settings, write_report
@@ -275,15 +284,12 @@ def _grounded(spec: str, mesh: Path | None) -> dict[str, bool]:
 @app.command()
 def analyses(
     records: RecordsArg,
+    prm: PrmOpt = "data/prm",
+    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
     queries: QueriesOpt = DEFAULT_QUERIES,
     out: Annotated[Path, typer.Option(help="Folder for analyses.md and reliability.png.")]
     = Path("reports/simulated"),
-    prm: PrmOpt = "data/prm",
-    thresholds: ThresholdsOpt = DEFAULT_THRESHOLDS,
-    benchmark: Annotated[str, typer.Option(
-        help="The benchmark the records come from, whose query entities are grounded to "
-             "MeSH for the grounding split ('simulated', a folder), or 'none'.")]
-    = "simulated",
+    benchmark: BenchmarkOpt = "simulated",
     mesh: Annotated[Path | None, typer.Option(
         help="MeSH table; default $DACG_MESH or the shared one.")] = None,
 ) -> None:
@@ -291,16 +297,8 @@ def analyses(
     the validation + test union, and drift by MeSH grounding: the paper's analyses
     beyond its tables."""
     from pipeline.evaluation.harness import scored, write_analyses
-    from pipeline.stopping.prm import RewardModel
-    from pipeline.trajectory import read_labelled_records
 
-    try:
-        truth, split_of, runs = read_labelled_records(records, queries)
-        model = None if prm.lower() == "none" else RewardModel.load(Path(prm))
-    except FileNotFoundError as error:
-        raise fail(str(error), 2) from None
-    except (ValueError, OSError) as error:
-        raise fail(str(error)) from None
+    truth, split_of, runs, model = _read(records, queries, prm)
     by_split = {split: scored({q: s for q, s in runs.items() if split_of[q] == split}, model)
                 for split in SPLITS}
     if not all(by_split.values()):

@@ -55,13 +55,21 @@ class Calibration:
     """The eight fitted parameters of the calibrated world (see the module docstring)."""
 
     null_favourable: float = 0.6
+    """phi0: mean share of null-effect studies reporting a favourable finding."""
     power: float = 0.8
+    """phi1: mean share of real-benefit studies reporting a favourable finding."""
     rank_gradient: float = 0.5
+    """c in g(u) = 1 + c (2u - 1): how much more often later-ranked studies report favourably."""
     effect_sd: float = 0.5
+    """Per-query logit-scale spread of both shares (heterogeneous true effects)."""
     relevance_decay: float = 0.05
+    """P(the study at rank r is about the queried outcome) = exp(-decay r)."""
     noise: float = 0.05
+    """Share of studies reporting a random direction, whatever the truth."""
     median_reports: float = 9.0
+    """Median literature size (studies per query, log-normal)."""
     size_sd: float = 0.6
+    """Log-scale spread of the literature size."""
 
     def __post_init__(self) -> None:
         for name in ("null_favourable", "power", "noise"):
