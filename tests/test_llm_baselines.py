@@ -92,11 +92,12 @@ def test_tables_show_llm_rows_only_with_numbers_else_need_an_endpoint() -> None:
 
     metrics = {"k=20": row(0.6, 0.8, 0.4), "DACG": row(0.7, 0.8, 0.6)}
     text = paper_comparison(metrics)
-    assert "| E1 LLM zero-shot | needs an endpoint" in text
+    assert ("| E1 LLM zero-shot (needs an endpoint: DACG_LLM_URL, DACG_LLM_MODEL) | "
+            "– / 67.1 | – / 65.1 | – / – | – / 0 | – / 91.4 | – / 42.9 | – / – |") in text
     assert "| DACG | 70.0 / 69.3 |" in text
     assert E1 not in main_table(metrics).markdown()
     with_llm = main_table({**metrics, E2: row(0.5, 0.9, 0.1)}).markdown()
     assert f"| {E2} | 50.0 (42.0–58.0) | 50.0 | – | – | – | 90.0 | 10.0 |" in with_llm
     compared = paper_comparison({**metrics, E2: row(0.5, 0.9, 0.1)})
     assert f"| {E2} | 50.0 / 63.6 | 50.0 / 59.6 |" in compared
-    assert f"| {E2} | needs an endpoint" not in compared
+    assert f"| {E2} (needs an endpoint" not in compared

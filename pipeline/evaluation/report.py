@@ -194,9 +194,11 @@ def paper_comparison(metrics: Mapping[str, PolicyMetrics]) -> str:
     for name in (*PAPER_ROWS, *STRUCTURAL):
         paper = PAPER_ROWS.get(name, (67.1, None, None, None, None, 50.0, None))
         if name not in metrics:
-            if name in STATIC:
-                lines.append(f"| {name} | needs an endpoint (DACG_LLM_URL, DACG_LLM_MODEL) "
-                             f"/ {paper[0]:g} | | | | | / {paper[5]:g} | |")
+            if name in STATIC:  # an LLM baseline run without an endpoint
+                lines.append(f"| {name} (needs an endpoint: DACG_LLM_URL, DACG_LLM_MODEL) | "
+                             + " | ".join(cell(None, v) for v in paper[:3])
+                             + f" | {cell(None, paper[3], 2)} | "
+                             + " | ".join(cell(None, v) for v in paper[4:6]) + " | – / – |")
             continue
         m = metrics[name]
         dynamic = name not in STATIC
