@@ -234,3 +234,14 @@ def test_reading_model_counts_what_was_read() -> None:
     model = measure_reading_model({"Q1": [step]}, keys, {"Q1": ("e1", "e2")})
     assert model[1] == [((1, 0.9), 1)]
     assert dict(model[0]) == {(0, 0.6): 1, None: 1}
+
+
+def test_loss_counts_fitted_targets_in_standard_errors() -> None:
+    """At the targets the loss is 0; one fitted share off by its SE adds 1; the unfitted
+    single pass adds nothing, however far off. SE of 40% of 70: sqrt(0.24 / 70)."""
+    from pipeline.simulation.targets import loss
+
+    exact = {t.name: t.value for t in PAPER_TARGETS}
+    assert loss(exact) == 0.0
+    off = dict(exact, **{"k=20 NoE": 0.4 + math.sqrt(0.4 * 0.6 / 70), "k=1 NoE": 0.0})
+    assert loss(off) == pytest.approx(1.0)

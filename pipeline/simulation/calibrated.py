@@ -154,7 +154,7 @@ def plan_calibrated(query: SimQuery, seed: int, cal: Calibration) -> list[Study]
         tail = query.outcome
         if rng.random() >= math.exp(-cal.relevance_decay * i):
             tail = rng.choice(others)
-            verdict = rng.choice((1, 0, 0))
+            verdict = rng.choice((1, 0, 0))  # its own outcome's result; the query never sees it
             kind = "offtarget"
         else:
             favourable, unfavourable = finding_probabilities(

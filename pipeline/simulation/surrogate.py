@@ -19,7 +19,7 @@ from typing import Any
 
 from pipeline.inference.belief import noisy_or
 from pipeline.inference.paths import path_order_key, route_strength
-from pipeline.inference.posterior import label_posterior
+from pipeline.inference.posterior import Posterior, label_posterior
 from pipeline.model import CausalPath, Polarity
 from pipeline.simulation.literature import Study, StudyKey
 from pipeline.trajectory import StepRecord
@@ -76,7 +76,7 @@ def _read(model: ReadingModel, key: StudyKey, rng: random.Random) -> Reading:
 
 
 def direct_posterior(beliefs: Mapping[int, float], direction: Polarity,
-                     ends: tuple[str, str]) -> Any:
+                     ends: tuple[str, str]) -> Posterior:
     """The posterior over the direct paths E1 -> E2, one per polarity with evidence."""
     paths = [CausalPath(ends, (p,), (w,), route_strength([w])) for p, w in beliefs.items()]
     paths.sort(key=lambda p: path_order_key(p.strength, p.nodes, p.polarities))
