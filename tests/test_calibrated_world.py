@@ -245,3 +245,50 @@ def test_loss_counts_fitted_targets_in_standard_errors() -> None:
     assert loss(exact) == 0.0
     off = dict(exact, **{"k=20 NoE": 0.4 + math.sqrt(0.4 * 0.6 / 70), "k=1 NoE": 0.0})
     assert loss(off) == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------------------------------
+# The Bayes probe
+
+
+def test_probe_with_pure_noise_returns_the_prior() -> None:
+    from pipeline.simulation.probe import PRIOR, label_probabilities
+
+    probs = label_probabilities([(1, 0.2), (0, 0.7)], Calibration(noise=1.0))
+    assert list(probs.values()) == pytest.approx(list(PRIOR))
+
+
+def test_probe_by_hand_without_heterogeneity() -> None:
+    """One favourable finding at u = 1/2 (g = 1): likelihoods 0.9, 0.6 and 0.1 (spin
+    (0.6 - 0.5) g for Harmful) times the priors 70, 70, 33."""
+    from pipeline.simulation.probe import label_probabilities
+
+    cal = Calibration(null_favourable=0.6, power=0.9, rank_gradient=0.0, effect_sd=0.0,
+                      noise=0.0)
+    probs = label_probabilities([(1, 0.5)], cal)
+    joint = [70 * 0.9, 70 * 0.6, 33 * 0.1]
+    assert probs["Beneficial"] == pytest.approx(joint[0] / sum(joint))
+    assert probs["Harmful"] == pytest.approx(joint[2] / sum(joint))
+
+
+def test_probe_quadrature_matches_numerical_integration() -> None:
+    """With heterogeneous effects, P(Beneficial | one null finding) by Gauss-Hermite equals
+    scipy's adaptive quadrature of the same integral."""
+    from scipy import integrate, stats
+
+    from pipeline.simulation.probe import PRIOR, finding_likelihood, label_probabilities
+
+    cal = Calibration(null_favourable=0.6, power=0.8, rank_gradient=0.3, effect_sd=0.9,
+                      noise=0.1)
+    findings = [(0, 0.3), (1, 0.8)]
+
+    def evidence(label: Label) -> float:
+        def integrand(s: float) -> float:
+            return (math.prod(finding_likelihood(v, label, u, s, cal) for v, u in findings)
+                    * stats.norm.pdf(s, scale=cal.effect_sd))
+        return integrate.quad(integrand, -10, 10)[0]
+
+    joint = [p * evidence(lab) for p, lab in zip(PRIOR, (Label.BENEFICIAL, Label.NO_EFFECT,
+                                                         Label.HARMFUL), strict=True)]
+    probs = label_probabilities(findings, cal)
+    assert probs["Beneficial"] == pytest.approx(joint[0] / sum(joint), rel=1e-4)

@@ -11,7 +11,9 @@ from typing import Any
 from pipeline.evaluation.benchmarks import abstract_texts
 from pipeline.evaluation.harness import trim_and_fill_labels
 from pipeline.simulation.benchmark import load_benchmark
+from pipeline.simulation.calibrated import Calibration
 from pipeline.simulation.fit import FIT_SPLITS
+from pipeline.simulation.probe import probe_scores
 from pipeline.simulation.targets import PAPER_TARGETS, Target, baseline_statistics
 from pipeline.trajectory import read_records
 
@@ -26,6 +28,29 @@ def recorded_statistics(records: Path, benchmark: Path,
                                   {q.id: q.outcome.desired for q in queries})
     truth = {q.id: q.label.value for q in queries}
     return baseline_statistics(chosen, truth, {q: labels[q] is not None for q in chosen})
+
+
+def probe_pairwise(records: Path, benchmark: Path, calibration: Calibration,
+                   split: str = "test") -> tuple[float, int]:
+    """The Bayes probe's pairwise accuracy on the split's preference pairs (the PRM's
+    ceiling there), and how many pairs."""
+    from dataclasses import replace
+
+    from pipeline.evaluation.analyses import pair_margin
+
+    queries, source = load_benchmark(benchmark)
+    runs = read_records([records])
+    scored = {}
+    for q in queries:
+        if q.split != split or q.id not in runs:
+            continue
+        keys = [k for k in source.answer_key(q.id) if k.kind != "review"]
+        positions = {k.pmid: (i + 0.5) / q.n_reports for i, k in enumerate(keys)}
+        ends = (q.query().intervention.id, q.query().outcome.id)
+        scores = probe_scores(runs[q.id], ends, q.outcome.desired, positions, calibration)
+        scored[q.id] = [replace(s, reward=r) for s, r in zip(runs[q.id], scores, strict=True)]
+    _, share, pairs = pair_margin(scored, {q.id: q.label.value for q in queries})
+    return share, pairs
 
 
 def _value(t: Target, v: float) -> str:
@@ -57,6 +82,10 @@ def calibration_markdown(fitted: Mapping[str, Any], recorded: Mapping[str, float
 def write_calibration(records: Path, benchmark: Path, fitted_file: Path, out: Path) -> Path:
     fitted = json.loads(fitted_file.read_text(encoding="utf-8"))
     text = calibration_markdown(fitted, recorded_statistics(records, benchmark))
+    share, pairs = probe_pairwise(records, benchmark, Calibration.from_json(fitted["parameters"]))
+    text += (f"\nBayes probe (the world's own model, each study's position known): pairwise "
+             f"accuracy {100 * share:.1f}% on the {pairs} test preference pairs, the PRM's "
+             f"ceiling here (paper's PRM: 88.1%).\n")
     out.mkdir(parents=True, exist_ok=True)
     (out / "calibration.md").write_text(text, encoding="utf-8")
     return out / "calibration.md"
