@@ -344,43 +344,68 @@ def show_answer(answer: Answer, stop: StopDecision | None, run_id: str,
 
 
 @app.command()
-def demo(
-    store: StoreOption = None,
-    db: DbOption = None,
-    prm: PrmOption = None,
-    thresholds: ThresholdsOption = None,
-) -> None:
-    """Three simulated questions (true answers Beneficial, NoEffect, Harmful): each read for
-    the full 20 steps, then DACG's stop and a fixed k = 20 compared on the same evidence."""
-    from pipeline.controller import Controller
-    from pipeline.extraction.extractor import default_extractor
-    from pipeline.retrieval.open import simulated_benchmark
-    from pipeline.stopping.policies import FixedBudget, replay
-    from pipeline.stopping.prm import load_reward_model
+def demo() -> None:
+    """The main result in seconds: the calibrated world's test split (70 Beneficial, 70
+    NoEffect queries) read on an in-memory store, k = 20 against DACG on the same steps
+    (NoEffect accuracy, drift, steps, 95% bootstrap CIs), then one worked question."""
+    import time
 
-    queries, literature = simulated_benchmark()
-    chosen = [next(q for q in queries if q.split == "test" and q.label.value == label)
-              for label in ("Beneficial", "NoEffect", "Harmful")]
-    extractor = default_extractor()
-    dacg = dacg_policy(thresholds_in_force(thresholds))
+    from rich.progress import Progress
+
+    from pipeline.demo import (
+        WORLD_THRESHOLDS,
+        Estimate,
+        evidence_at,
+        record_test_split,
+        replay_demo,
+        summarise_policy,
+        worked_question,
+    )
+    from pipeline.resources import shipped
+
+    started = time.perf_counter()
     try:
-        reward_model = load_reward_model(prm)
-    except ValueError as error:
+        thresholds = load_thresholds(shipped(WORLD_THRESHOLDS))
+        with Progress(console=errors, transient=True) as progress:
+            task = progress.add_task("reading the test split", total=140)
+            runs, truth, questions = record_test_split(lambda: progress.advance(task))
+    except (ValueError, OSError, KeyError) as error:
         raise fail(str(error)) from None
-    table = Table("question", "true answer", "DACG (stop step, why)", "k = 20",
-                  title="DACG vs reading everything, on the same recorded evidence")
-    with graph(store, db) as target:
-        for sim in chosen:
-            question = sim.query()
-            run = Controller(target, literature, extractor, None, reward_model,
-                             rules=dacg).run(question, sim.id)
-            stop, full = replay(dacg, run.steps), replay(FixedBudget(20), run.steps)
-            want = "increase" if question.direction == Polarity.INCREASES else "decrease"
-            table.add_row(f"does {question.intervention.name} {want} "
-                          f"{question.outcome.name}?", sim.label.value,
-                          f"{run.steps[stop.step - 1].label} ({stop.step}, {stop.reason})",
-                          f"{run.steps[full.step - 1].label} ({full.step})")
+    outcomes = replay_demo(runs, truth, thresholds)
+    table = Table("policy", "NoEffect accuracy %", "drift %", "mean steps", "accuracy %",
+                  title=f"Calibrated world, test split: {len(runs)} queries "
+                        "(70 Beneficial, 70 NoEffect), 95% bootstrap CIs")
+
+    def cell(e: Estimate, scale: float = 100.0, digits: int = 1) -> str:
+        return (f"{scale * e.value:.{digits}f} ({scale * e.low:.{digits}f}–"
+                f"{scale * e.high:.{digits}f})")
+
+    for name, outs in outcomes.items():
+        row = summarise_policy(name, outs)
+        table.add_row(name, cell(row.noeffect), cell(row.drift), cell(row.steps, 1, 2),
+                      cell(row.accuracy))
     console.print(table)
+    query_id = worked_question(outcomes)
+    if query_id is not None:
+        stops = {name: next(o for o in outs if o.query_id == query_id)
+                 for name, outs in outcomes.items()}
+        dacg, full = stops["DACG"], stops["k=20"]
+        console.print(f"\nWorked question {query_id}: {questions[query_id]} (true answer "
+                      f"NoEffect). DACG stops at step {dacg.stop} ({dacg.reason}) answering "
+                      f"{dacg.label}; k = 20 reads {full.stop} steps and answers "
+                      f"{full.label}.", highlight=False, markup=False)
+        steps = runs[query_id]
+        paths = Table("path", "edge polarities", "beliefs", "strength",
+                      title=f"top paths at DACG's stop (step {dacg.stop})")
+        for path in steps[dacg.stop - 1].top_paths:
+            paths.add_row(" -> ".join(path["nodes"]), " ".join(map(signed, path["polarities"])),
+                          " ".join(f"{w:.3f}" for w in path["beliefs"]),
+                          f"{path['strength']:.4f}")
+        console.print(paths)
+        for head, tail, polarity, pmid, sentence in evidence_at(steps, dacg.stop):
+            console.print(f"  {head} -[{signed(polarity)}]-> {tail}  PMID {pmid}: {sentence}",
+                          highlight=False, markup=False)
+    console.print(f"done in {time.perf_counter() - started:.1f} s", highlight=False)
 
 
 @app.command()

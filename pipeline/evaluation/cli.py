@@ -32,17 +32,18 @@ PrmOpt = Annotated[str | None, typer.Option(
          "or 'none'.")]
 ThresholdsOpt = Annotated[Path | None, typer.Option(
     help="Frozen thresholds written by `dacg bench tune` (default: the shipped ones).")]
+BenchmarkOpt = Annotated[str, typer.Option(
+    help="The benchmark the records come from ('simulated', a folder, a MedEvidence file), "
+         "whose abstracts and entities the baselines and the grounding split read; or "
+         "'none'.")]
 
 
-def _load(records: list[Path], queries: Path, prm: str | None,
-          split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
-    """Scored runs of one split, true labels and splits; every problem is one line."""
-    from pipeline.evaluation.harness import scored
+def _read(records: list[Path], queries: Path, prm: str | None) -> tuple[
+        dict[str, str], dict[str, str], dict[str, list[Any]], Any]:
+    """True labels, splits, runs and the PRM (None for 'none'); problems are one line."""
     from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import read_labelled_records
 
-    if split not in SPLITS:
-        raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
     try:
         truth, split_of, runs = read_labelled_records(records, queries)
         model = load_reward_model(prm)
@@ -50,6 +51,17 @@ def _load(records: list[Path], queries: Path, prm: str | None,
         raise fail(str(error), 2) from None
     except (ValueError, OSError) as error:
         raise fail(str(error)) from None
+    return truth, split_of, runs, model
+
+
+def _load(records: list[Path], queries: Path, prm: str | None,
+          split: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, str]]:
+    """Scored runs of one split, true labels and splits; every problem is one line."""
+    from pipeline.evaluation.harness import scored
+
+    if split not in SPLITS:
+        raise fail(f"unknown split {split!r} (use {', '.join(SPLITS)})", 2)
+    truth, split_of, runs, model = _read(records, queries, prm)
     chosen = {q: steps for q, steps in runs.items() if split_of[q] == split}
     if not chosen:
         raise fail(f"no recorded query of the {split} split in {', '.join(map(str, records))}")
@@ -81,6 +93,23 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
         raise fail(f"{len(missing)} recorded queries are not in the benchmark {spec!r}, "
                    f"e.g. {missing[0]}")
     return trim_and_fill_labels(runs, abstract_texts(source), directions)
+
+
+def _llm_baselines(spec: str, runs: dict[str, list[Any]]) -> dict[str, dict[str, str | None]]:
+    """E1 and E2 through the configured LLM endpoint; none without one."""
+    from pipeline.evaluation.benchmarks import open_benchmark
+    from pipeline.evaluation.llm_baselines import LLMJudge, llm_baselines
+    from pipeline.extraction.llm import LLMError
+
+    judge = LLMJudge.from_env()
+    if judge is None:
+        return {}
+    queries, source = open_benchmark(spec)
+    chosen = {q.id: q.query for q in queries if q.id in runs}
+    try:
+        return llm_baselines(judge, chosen, source)
+    except LLMError as error:
+        raise fail(str(error)) from None
 
 
 @app.command()
@@ -206,10 +235,7 @@ def report(
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
     prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
-    benchmark: Annotated[str, typer.Option(
-        help="The benchmark the records come from, whose abstracts the trim-and-fill "
-             "baseline reads ('simulated', a folder, a MedEvidence file), or 'none'.")]
-    = "simulated",
+    benchmark: BenchmarkOpt = "simulated",
 ) -> None:
     """Write the paper's tables (Markdown + CSV) and figures (PNG) from the records."""
     from pipeline.evaluation.harness import evaluate, thresholds_settings, write_report
@@ -219,6 +245,8 @@ def report(
     frozen = _thresholds(thresholds)
     extra = {} if benchmark.lower() == "none" else {
         "Trim-and-fill": _trim_and_fill(benchmark, runs)}
+    if benchmark.lower() != "none":
+        extra |= _llm_baselines(benchmark, runs)
     result = evaluate(runs, truth, frozen, extra)
     settings = {"split": split, "queries": result.metrics["k=20"].n,
                 "prm": prm or SHIPPED_PRM,
@@ -230,6 +258,60 @@ def report(
                   soft_wrap=True)
     console.print(f"wrote {len(written)} files to {out} (report.md gathers them)",
                   highlight=False)
+
+
+def _grounded(spec: str, mesh: Path | None) -> dict[str, bool]:
+    """Whether both of each query's endpoints ground to MeSH (exact, folded or
+    normalised; the linker is left out, as in the paper's audit)."""
+    from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
+    from pipeline.extraction.audit import ground_entities
+    from pipeline.extraction.mesh import MeshError, MeshIndex
+
+    try:
+        queries, _ = open_benchmark(spec)
+        index = MeshIndex.load(mesh, with_linker=False)
+    except (BenchmarkError, MeshError, OSError) as error:
+        raise fail(str(error), 2) from None
+    rows = ground_entities(index, [(q.id, role, entity.name) for q in queries
+                                   for role, entity in (("intervention", q.query.intervention),
+                                                        ("outcome", q.query.outcome))],
+                           use_linker=False)
+    found: dict[str, bool] = {}
+    for row in rows:
+        found[row.question] = found.get(row.question, True) and row.grounding is not None
+    return found
+
+
+@app.command()
+def analyses(
+    records: RecordsArg,
+    prm: PrmOpt = None,
+    thresholds: ThresholdsOpt = None,
+    queries: QueriesOpt = DEFAULT_QUERIES,
+    out: Annotated[Path, typer.Option(help="Folder for analyses.md and reliability.png.")]
+    = Path("reports/simulated"),
+    benchmark: BenchmarkOpt = "simulated",
+    mesh: Annotated[Path | None, typer.Option(
+        help="MeSH table; default $DACG_MESH or the shared one.")] = None,
+) -> None:
+    """Posterior calibration (ECE, reliability diagram), the PRM reward gap and margin,
+    the validation + test union, and drift by MeSH grounding: the paper's analyses
+    beyond its tables."""
+    from pipeline.evaluation.harness import scored, write_analyses
+
+    truth, split_of, runs, model = _read(records, queries, prm)
+    by_split = {split: scored({q: s for q, s in runs.items() if split_of[q] == split}, model)
+                for split in SPLITS}
+    if not all(by_split.values()):
+        raise fail("analyses need recorded queries of every split (train, validation, test)")
+    grounded = None if benchmark.lower() == "none" else _grounded(benchmark, mesh)
+    try:
+        written = write_analyses(by_split, truth, _thresholds(thresholds), out,
+                                 "none" if model is None else f"PRM {prm or 'shipped'}", grounded)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    console.print(written[0].read_text(encoding="utf-8"), markup=False, soft_wrap=True)
+    console.print(f"wrote {', '.join(map(str, written))}", highlight=False)
 
 
 MedEvidenceOpt = Annotated[Path, typer.Option(

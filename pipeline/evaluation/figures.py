@@ -90,3 +90,21 @@ def recall_bars(recalls: Mapping[str, Mapping[str, float]], answers: Sequence[st
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     _save(fig, out)
+
+
+def reliability_diagram(confidence: Sequence[float], accuracy: Sequence[float],
+                        count: Sequence[int], ece: float, out: Path) -> None:
+    """Accuracy against confidence per bin (marker area ~ steps), with the diagonal."""
+    fig, ax = plt.subplots(figsize=(4.6, 4.2))
+    ax.plot([0, 1], [0, 1], "--", color="0.6", label="perfect calibration")
+    total = max(sum(count), 1)
+    ax.plot(confidence, accuracy, "-", color="C0")
+    ax.scatter(confidence, accuracy, s=[20 + 400 * c / total for c in count], color="C0",
+               zorder=3, label=f"posterior (ECE {ece:.3f})")
+    ax.set_xlabel("confidence: top posterior probability")
+    ax.set_ylabel("accuracy of the argmax label")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    _save(fig, out)

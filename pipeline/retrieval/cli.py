@@ -18,6 +18,10 @@ def simulate(
     out: Annotated[Path, typer.Option(help="Directory for the benchmark files.")] = Path(
         "data/simulated"),
     seed: Annotated[int, typer.Option(help="Seed; same seed, same files.")] = 0,
+    world: Annotated[str, typer.Option(
+        help="'original' (the world below, set by the options) or 'paper' (calibrated on "
+             "the paper's baseline rows, data/worlds/paper.json; ignores the options).")]
+    = "original",
     bias: Annotated[float, typer.Option(
         "--bias", "--b", help="Publication bias b: null-effect studies report a "
         "favourable finding with probability 1/2 + b.")] = 0.1,
@@ -34,12 +38,16 @@ def simulate(
 ) -> None:
     """Write the simulated benchmark: queries (splits, labels), abstracts, answer key."""
     from pipeline.simulation.benchmark import write_benchmark
+    from pipeline.simulation.calibrated import load_fitted
     from pipeline.simulation.literature import SimConfig, SimulationError
 
     try:
+        if world not in ("original", "paper"):
+            raise SimulationError(f"unknown world {world!r} (use original or paper)")
         config = SimConfig(bias=bias, bias_sd=bias_sd, rank_gradient=rank_gradient,
                            median_reports=median_reports, max_reports=max_reports)
-        manifest = write_benchmark(out, seed, config, (train, validation, test))
+        calibration = load_fitted() if world == "paper" else None
+        manifest = write_benchmark(out, seed, config, (train, validation, test), calibration)
     except (SimulationError, OSError) as exc:
         errors.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None

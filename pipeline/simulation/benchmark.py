@@ -16,6 +16,14 @@ from typing import Any
 
 from pipeline.jsonl import read_jsonl
 from pipeline.model import Label
+from pipeline.simulation.calibrated import (
+    WORLD_NAME,
+    CalibratedLiterature,
+    Calibration,
+    calibration_json,
+    load_fitted,
+    resized,
+)
 from pipeline.simulation.literature import (
     SimConfig,
     SimQuery,
@@ -56,13 +64,19 @@ def build_benchmark(seed: int = 0, config: SimConfig | None = None,
 
 
 def write_benchmark(out: Path, seed: int = 0, config: SimConfig | None = None,
-                    sizes: Sequence[int] = PAPER_SIZES) -> dict[str, Any]:
+                    sizes: Sequence[int] = PAPER_SIZES,
+                    calibration: Calibration | None = None) -> dict[str, Any]:
     """queries.jsonl (splits, labels, entities' synonyms, mechanisms), abstracts.jsonl
     (what a search returns: a JSONL corpus plus topic and rank), answer_key.jsonl (what
-    each abstract reports) and manifest.json. Returns the manifest."""
+    each abstract reports) and manifest.json. Returns the manifest. With a calibration,
+    the calibrated world is written (its own config replaces `config`)."""
+    if calibration is not None:
+        config = calibration.sim_config()
     config = config or SimConfig()
     queries = build_benchmark(seed, config, sizes)
-    source = SimulatedLiterature(queries, seed, config)
+    if calibration is not None:
+        queries = resized(queries, seed, calibration)
+    source = open_world(queries, seed, config, calibration)
     out.mkdir(parents=True, exist_ok=True)
     abstracts, keys = [], []
     for topic in source.topic_ids:
@@ -89,6 +103,8 @@ def write_benchmark(out: Path, seed: int = 0, config: SimConfig | None = None,
         "abstracts": len(abstracts), "sha256": digests,
         "checksum": hashlib.sha256("".join(digests[n] for n in FILES).encode()).hexdigest(),
     }
+    if calibration is not None:  # the original world's manifest stays as it was
+        manifest |= {"world": WORLD_NAME, "calibration": calibration_json(calibration)}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n",
                                        encoding="utf-8")
     return manifest
@@ -100,4 +116,27 @@ def load_benchmark(directory: Path) -> tuple[list[SimQuery], SimulatedLiterature
     manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
     queries = [SimQuery.from_json(row) for _, row in read_jsonl(directory / "queries.jsonl")]
     config = SimConfig(**manifest["config"])
-    return queries, SimulatedLiterature(queries, int(manifest["seed"]), config)
+    calibration = (Calibration.from_json(manifest["calibration"])
+                   if "calibration" in manifest else None)
+    return queries, open_world(queries, int(manifest["seed"]), config, calibration)
+
+
+def open_world(queries: Sequence[SimQuery], seed: int, config: SimConfig,
+               calibration: Calibration | None = None) -> SimulatedLiterature:
+    """The source of the original world, or of the calibrated one."""
+    if calibration is None:
+        return SimulatedLiterature(queries, seed, config)
+    return CalibratedLiterature(queries, seed, calibration)
+
+
+def calibrated_benchmark(seed: int, calibration: Calibration,
+                         sizes: Sequence[int] = PAPER_SIZES) -> list[SimQuery]:
+    """The original world's queries for the seed, with the calibrated literature sizes."""
+    return resized(build_benchmark(seed, calibration.sim_config(), sizes), seed, calibration)
+
+
+def paper_world(seed: int = 0) -> tuple[list[SimQuery], SimulatedLiterature]:
+    """The calibrated world with the shipped fitted parameters, built in memory."""
+    calibration = load_fitted()
+    queries = calibrated_benchmark(seed, calibration)
+    return queries, CalibratedLiterature(queries, seed, calibration)

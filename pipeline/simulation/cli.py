@@ -75,5 +75,56 @@ def drift(
     console.print(f"wrote {out / 'drift.csv'} and {out / 'drift.png'}", highlight=False)
 
 
+@app.command()
+def fit(
+    records: Annotated[Path, typer.Option(
+        help="A recording of the original world, to measure what the extractor reads.")]
+    = Path("records/simulated.jsonl"),
+    benchmark: Annotated[Path, typer.Option(
+        help="The original world's folder (`dacg corpus simulate`), for the answer key.")]
+    = Path("data/simulated"),
+    out: Annotated[Path, typer.Option(help="Where to write the fitted world.")]
+    = Path("data/worlds/paper.json"),
+    seed: Annotated[int, typer.Option(help="Seed of the world and of the optimiser.")] = 0,
+    maxiter: Annotated[int, typer.Option(min=1, help="Differential-evolution generations.")]
+    = 25,
+    popsize: Annotated[int, typer.Option(min=2, help="Population per parameter.")] = 5,
+) -> None:
+    """Fit the calibrated world to the paper's baseline numbers on train + validation."""
+    from pipeline.simulation.fitting_io import fit_world
+
+    try:
+        written = fit_world(records, benchmark, out, seed, maxiter, popsize,
+                            echo=lambda text: console.print(text, highlight=False,
+                                                            markup=False))
+    except (ValueError, OSError) as exc:
+        errors.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    console.print(f"wrote {written}", highlight=False)
+
+
+@app.command()
+def calibration(
+    records: Annotated[Path, typer.Option(help="A recording of the calibrated world.")]
+    = Path("records/paper.jsonl"),
+    benchmark: Annotated[Path, typer.Option(help="The calibrated world's folder.")]
+    = Path("data/simulated-paper"),
+    fitted: Annotated[Path, typer.Option(help="The fitted world.")]
+    = Path("data/worlds/paper.json"),
+    out: Annotated[Path, typer.Option(help="Folder for calibration.md.")]
+    = Path("reports/paper"),
+) -> None:
+    """The calibration table (target / fitted / residual) on the fit splits, recorded."""
+    from pipeline.simulation.calibration_report import write_calibration
+
+    try:
+        written = write_calibration(records, benchmark, fitted, out)
+    except (ValueError, OSError, KeyError) as exc:
+        errors.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    console.print(written.read_text(encoding="utf-8"), markup=False, soft_wrap=True)
+    console.print(f"wrote {written}", highlight=False)
+
+
 if __name__ == "__main__":
     app()

@@ -1110,8 +1110,11 @@ def _conclusion(w: _Writer, intervention: Term, comparator: str, outcome: Term, 
     ))
 
 
-def _render_direct(study: Study, query: SimQuery, rng: random.Random) -> Abstract:
-    """A trial or cohort on the query's question, with a mechanism sentence sometimes."""
+def render_direct(study: Study, query: SimQuery, rng: random.Random,
+                  avoid: str = "") -> Abstract:
+    """A trial or cohort on the query's question, with a mechanism sentence sometimes.
+    `avoid` names an outcome the secondary results must not mention (an off-target study
+    of another outcome must say nothing about the query's)."""
     w = _Writer(rng)
     key, intervention, outcome = study.key, query.intervention, query.outcome
     comparator, population = query.comparator, query.population
@@ -1149,7 +1152,7 @@ def _render_direct(study: Study, query: SimQuery, rng: random.Random) -> Abstrac
         f"We assessed the effect of {w.say(intervention)} on {w.say(outcome)}.",
         f"This study aimed to determine whether {w.say(intervention)} "
         f"{w.verb(outcome.desired, '3sg')} {w.outcome(outcome)}.")))
-    others = [o for o in _domain(query.domain).outcomes if o.name != outcome.name]
+    others = [o for o in _domain(query.domain).outcomes if o.name not in (outcome.name, avoid)]
     distractors = rng.sample(others, 2)
     if cohort:
         methods = [f"We analysed {key.sample_size:,} {population} enrolled in a prospective "
@@ -1226,7 +1229,7 @@ def _secondary_sentence(w: _Writer, intervention: Term, distractors: Sequence[Te
             f"{w.outcome(first)} ({w.stats(effect, first.unit, first.scale)}).")
 
 
-def _render_review(study: Study, query: SimQuery, rng: random.Random) -> Abstract:
+def render_review(study: Study, query: SimQuery, rng: random.Random) -> Abstract:
     """A narrative review: relevant words, no result to extract."""
     w = _Writer(rng)
     intervention, outcome = query.intervention, query.outcome
@@ -1407,7 +1410,7 @@ class SimulatedLiterature:
         if topic.query is not None:
             for study in plan_query(topic.query, self.seed, self.config):
                 rng = random.Random(f"{self.seed}:text:{study.key.pmid}")
-                render = _render_review if study.key.kind == "review" else _render_direct
+                render = render_review if study.key.kind == "review" else render_direct
                 yield render(study, topic.query, rng), study.key
             return
         for study in plan_edge(topic.head, topic.tail, topic.polarity, topic.index, self.seed):
