@@ -133,6 +133,10 @@ def test_medevidence_ledger_files_every_wrong_answer_once(tmp_path: Path) -> Non
     dacg_row = next(line for line in (report / "medevidence.md").read_text().splitlines()
                     if line.startswith("| DACG |"))
     all_dev = float(dacg_row.split("|")[4])  # 5-way on all recorded questions, %
+    table = (report / "medevidence.md").read_text()
+    split = [line for line in table.splitlines()
+             if line.startswith(("| both ground", "| not both"))]
+    assert sum(int(line.split("|")[2]) for line in split) == 16  # every question, once
     filed = CliRunner().invoke(app, ["bench", "ledger", str(out), "--data", str(MEDEVIDENCE),
                                      "--show"])
     assert filed.exit_code == 0, filed.output

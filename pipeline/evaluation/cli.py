@@ -365,9 +365,15 @@ def medevidence(
         help="Also write the DACG row's definite / uncertain / insufficient rule (tuned on "
              "the even ids) here, for `dacg query` (shipped: data/eval/firmness.json).")]
     = None,
+    grounding: Annotated[bool, typer.Option(
+        help="Also split the questions by whether both endpoints ground to MeSH: drift "
+             "and abstracts read at k = 20 (needs the MeSH table).")] = True,
+    mesh: Annotated[Path | None, typer.Option(
+        help="MeSH table; default $DACG_MESH or the shared one.")] = None,
 ) -> None:
     """Score every policy on MedEvidence 5-way (mapping tuned on half of dev) and 3-way."""
     from pipeline.evaluation import figures
+    from pipeline.evaluation.analyses import grounding_split
     from pipeline.evaluation.medevidence import (
         ANSWERS,
         evaluate_policy,
@@ -387,6 +393,14 @@ def medevidence(
             for name, outs in outcomes.items()}
     out.mkdir(parents=True, exist_ok=True)
     table = markdown(rows) + "\n" + majority_note(gold)
+    if grounding:
+        groups = grounding_split(outcomes["k=20"], _grounded(str(data), mesh))
+        table += ("\nGrounding and drift at k = 20 (every recorded question; MeSH exact, "
+                  "folded or normalised, no linker):\n\n| Endpoints | Questions | Drift % | "
+                  "Abstracts per question |\n|---|---:|---:|---:|\n" + "".join(
+                      f"| {'both ground to MeSH' if flag else 'not both'} | {g.queries} | "
+                      f"{100 * g.drift:.1f} | {g.abstracts:.2f} |\n"
+                      for flag, g in groups.items()))
     (out / "medevidence.md").write_text(table, encoding="utf-8")
     shown: dict[str, Mapping[str, float]] = {
         n: rows[n].recall for n in ("k=1", "k=20", "KL-only", "DACG") if n in rows}
