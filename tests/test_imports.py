@@ -19,15 +19,6 @@ SUBPACKAGES = ("retrieval", "extraction", "graph", "inference", "stopping", "eva
 
 # Known back edges, each (importing module, imported module), kept so no new one appears.
 KNOWN_BACK_EDGES = {
-    # retrieval <-> simulation: `open_source("simulated")` and `dacg corpus simulate` build
-    # the simulator inside retrieval, while simulation/literature.py implements
-    # retrieval.source's LiteratureSource. Breaking it means moving the "simulated" source
-    # spec and the CLI wiring out of retrieval (issue 17).
-    ("pipeline.retrieval.open", "pipeline.simulation.benchmark"),
-    ("pipeline.retrieval.open", "pipeline.simulation.literature"),
-    ("pipeline.retrieval.cli", "pipeline.simulation.benchmark"),
-    ("pipeline.retrieval.cli", "pipeline.simulation.calibrated"),
-    ("pipeline.retrieval.cli", "pipeline.simulation.literature"),
     # evaluation <-> simulation: evaluation/benchmarks.py loads the simulated benchmark and
     # its literature, while simulation's calibration (targets, calibration_report) replays
     # runs with evaluation's metrics.
@@ -81,7 +72,7 @@ def test_the_source_walk_sees_function_level_imports() -> None:
     """The known back edge is a function-level import: if the walk missed those, the cycle
     test below would pass vacuously."""
     graph = import_graph()
-    assert "pipeline.simulation.benchmark" in graph["pipeline.retrieval.open"]
+    assert "pipeline.simulation.benchmark" in graph["pipeline.evaluation.benchmarks"]
     assert "pipeline.retrieval.source" in graph["pipeline.simulation.literature"]
     assert len(graph) > 50
 
