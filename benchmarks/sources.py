@@ -15,14 +15,14 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+from pipeline.resources import SHARED_DATA
 from pipeline.retrieval.corpus import LocalCorpus
 from pipeline.retrieval.pubmed_xml import parse_pubmed_xml
 from pipeline.simulation.benchmark import build_benchmark
 from pipeline.simulation.literature import SimulatedLiterature
 
-EUTILS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "eutils"
+EUTILS = SHARED_DATA / "eutils"
 
 
 def timed(work: Callable[[], int], repeats: int) -> tuple[int, float]:

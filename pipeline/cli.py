@@ -30,9 +30,9 @@ from pipeline.graph.store import (
 )
 from pipeline.inference.evidence_body import EvidenceBody, FirmnessRule
 from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
-from pipeline.retrieval.cli import app as corpus_app
 from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
+from pipeline.simulation.corpus_cli import app as corpus_app
 from pipeline.stopping.cli import app as prm_app
 from pipeline.stopping.policies import (
     DACGPolicy,
@@ -214,8 +214,8 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
     from pipeline.controller import Controller
     from pipeline.extraction.extractor import Extractor, default_extractor
     from pipeline.extraction.llm import LLMError, LLMExtractor
-    from pipeline.retrieval.open import open_source, with_simulated_aliases
     from pipeline.retrieval.source import SourceError
+    from pipeline.sources import open_source, with_simulated_aliases
     from pipeline.stopping.prm import load_reward_model
     from pipeline.trajectory import write_steps
 

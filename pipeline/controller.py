@@ -49,10 +49,9 @@ from pipeline.model import (
 )
 from pipeline.retrieval.source import Cursor, EmptyResult, LiteratureSource, SearchConstraints
 from pipeline.runs import run_namespace
-from pipeline.stopping.policies import DACGPolicy, StopDecision, StoppingPolicy
+from pipeline.stopping.policies import BUDGET, DACGPolicy, StopDecision, StoppingPolicy
 from pipeline.trajectory import StepRecord
 
-BUDGET = 20
 PATH_LIMIT = 200  # paths enumerated per step for the path-count features; top 5 decide
 
 

@@ -9,6 +9,11 @@ from pathlib import Path
 _PACKAGE = Path(__file__).resolve().parent
 _BASES = (_PACKAGE.parent, _PACKAGE)  # a checkout (or editable install), then a wheel
 
+# The large corpora (Evidence Inference, MedEvidence, MeSH, recorded E-utilities) are not
+# shipped: they sit in ../shared/data next to a checkout; commands default to them and
+# tests skip when they are absent.
+SHARED_DATA = _PACKAGE.parent.parent / "shared" / "data"
+
 
 class MissingResource(FileNotFoundError):
     """A file that should ship with DACG is not there: the installation is incomplete."""

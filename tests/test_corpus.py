@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from pipeline.model import Abstract, Entity, Query
+from pipeline.resources import SHARED_DATA
 from pipeline.retrieval.corpus import CorpusError, LocalCorpus, read_jsonl_corpus
 from pipeline.retrieval.source import EmptyResult, SearchConstraints
 
-ROOT = Path(__file__).resolve().parents[1]
-METAPUB = ROOT.parent / "shared" / "data" / "eutils" / "metapub"
+METAPUB = SHARED_DATA / "eutils" / "metapub"
 needs_data = pytest.mark.skipif(not METAPUB.is_dir(), reason="../shared/data is absent")
 
 ROWS = [

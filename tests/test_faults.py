@@ -25,9 +25,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline.resources import SHARED_DATA
+
 SECRET = "Sentinel-Secret-4711"
 ROOT = Path(__file__).resolve().parents[1]
-MEDEVIDENCE = ROOT.parent / "shared" / "data" / "medevidence" / "dev.jsonl"
+MEDEVIDENCE = SHARED_DATA / "medevidence" / "dev.jsonl"
 
 
 @dataclass(frozen=True)

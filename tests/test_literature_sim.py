@@ -17,7 +17,6 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.model import Abstract, Entity, Label, Query
-from pipeline.retrieval.cli import app
 from pipeline.retrieval.source import EmptyResult, SearchConstraints
 from pipeline.simulation.benchmark import (
     PAPER_SIZES,
@@ -25,6 +24,7 @@ from pipeline.simulation.benchmark import (
     load_benchmark,
     write_benchmark,
 )
+from pipeline.simulation.corpus_cli import app
 from pipeline.simulation.literature import (
     SimConfig,
     SimQuery,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.model import Abstract, Entity, Label, Query
+from pipeline.resources import SHARED_DATA
 from pipeline.retrieval.medevidence import (
     QUESTION_KEY,
     MedEvidenceQuestion,
@@ -19,8 +20,7 @@ from pipeline.retrieval.medevidence import (
 )
 from pipeline.retrieval.source import EmptyResult, SearchConstraints
 
-ROOT = Path(__file__).resolve().parents[1]
-DEV = ROOT.parent / "shared" / "data" / "medevidence" / "dev.jsonl"
+DEV = SHARED_DATA / "medevidence" / "dev.jsonl"
 needs_data = pytest.mark.skipif(not DEV.is_file(), reason="../shared/data is absent")
 
 

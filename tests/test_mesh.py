@@ -6,13 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.extraction.mesh import MeshError, MeshIndex, MeshTable, normalise_term, uninvert
+from pipeline.extraction.mesh import (
+    SHARED_MESH,
+    MeshError,
+    MeshIndex,
+    MeshTable,
+    normalise_term,
+    uninvert,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
 SMALL_TSV = FIXTURES / "mesh_small.tsv"
 SMALL_XML = FIXTURES / "mesh_small.xml"
-SHARED_MESH = (Path(__file__).resolve().parents[1].parent / "shared" / "data" / "mesh"
-               / "mesh2024_descriptor_terms.tsv.gz")
 
 
 @pytest.fixture(scope="module")

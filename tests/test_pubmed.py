@@ -21,13 +21,13 @@ import pytest
 import yaml
 
 from pipeline.model import Entity, Query
+from pipeline.resources import SHARED_DATA
 from pipeline.retrieval.cache import CacheMiss, CacheMode, ResponseCache
 from pipeline.retrieval.pubmed import PubMedClient, PubMedConfig, RateLimiter
 from pipeline.retrieval.pubmed_xml import EUtilsError
 from pipeline.retrieval.source import EmptyResult, SearchConstraints, SourceUnavailable
 
-ROOT = Path(__file__).resolve().parents[1]
-EUTILS = ROOT.parent / "shared" / "data" / "eutils"
+EUTILS = SHARED_DATA / "eutils"
 FIXTURES = Path(__file__).parent / "fixtures" / "eutils"
 needs_data = pytest.mark.skipif(not EUTILS.is_dir(), reason="../shared/data is absent")
 

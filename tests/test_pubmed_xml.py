@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from pipeline.resources import SHARED_DATA
 from pipeline.retrieval.pubmed_xml import EUtilsError, parse_esearch, parse_pubmed_xml
 
-ROOT = Path(__file__).resolve().parents[1]
-EUTILS = ROOT.parent / "shared" / "data" / "eutils"
+EUTILS = SHARED_DATA / "eutils"
 needs_data = pytest.mark.skipif(not EUTILS.is_dir(), reason="../shared/data is absent")
 
 

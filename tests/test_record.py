@@ -16,11 +16,12 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
 from pipeline.evaluation.record import record, recorded_queries
+from pipeline.resources import SHARED_DATA
 from pipeline.simulation.benchmark import write_benchmark
 from pipeline.trajectory import drop_torn_tail, read_trajectories
 
 SIZES = (6, 3, 3)
-MEDEVIDENCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "medevidence" / "dev.jsonl"
+MEDEVIDENCE = SHARED_DATA / "medevidence" / "dev.jsonl"
 
 
 @pytest.fixture(scope="module")

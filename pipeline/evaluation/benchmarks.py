@@ -39,7 +39,7 @@ def open_benchmark(spec: str, warn: Callable[[str], None] | None = None
     understood is left unanswered (not recorded) and named through `warn`."""
     path = Path(spec)
     if spec == "simulated":
-        from pipeline.retrieval.open import simulated_benchmark
+        from pipeline.sources import simulated_benchmark
 
         sims, source = simulated_benchmark()
     elif (path / "manifest.json").is_file():

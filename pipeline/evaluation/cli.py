@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from pipeline.resources import SHARED_DATA
 from pipeline.stopping.policies import Thresholds
 from pipeline.stopping.thresholds import FROZEN_THRESHOLDS
 from pipeline.terminal import command_group, console, errors, fail, progress_bar
@@ -22,6 +23,7 @@ app = command_group("Benchmarks: record full trajectories, replay stopping polic
 
 DEFAULT_THRESHOLDS = Path(FROZEN_THRESHOLDS)  # where `tune` freezes them in a checkout
 DEFAULT_QUERIES = Path("data/simulated/queries.jsonl")
+MEDEVIDENCE_DEV = SHARED_DATA / "medevidence" / "dev.jsonl"
 
 RecordsArg = Annotated[list[Path], typer.Argument(
     help="Trajectory JSONL files written by `dacg bench record`.")]
@@ -356,7 +358,7 @@ def _medevidence_runs(records: list[Path], data: Path, prm: str | None,
 @app.command()
 def medevidence(
     records: RecordsArg,
-    data: MedEvidenceOpt = Path("../shared/data/medevidence/dev.jsonl"),
+    data: MedEvidenceOpt = MEDEVIDENCE_DEV,
     out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
     = Path("reports/medevidence"),
     prm: PrmOpt = None,
@@ -420,7 +422,7 @@ def medevidence(
 @app.command("ledger")
 def ledger_command(
     records: RecordsArg,
-    data: MedEvidenceOpt = Path("../shared/data/medevidence/dev.jsonl"),
+    data: MedEvidenceOpt = MEDEVIDENCE_DEV,
     policy: Annotated[str, typer.Option(help="The stopping policy whose answers are filed.")]
     = "DACG",
     half: Annotated[str, typer.Option(

@@ -15,11 +15,11 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pipeline.controller import BUDGET, Controller
+from pipeline.controller import Controller
 from pipeline.evaluation.benchmarks import BenchmarkQuery, open_benchmark
 from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.retrieval.source import LiteratureSource
-from pipeline.stopping.policies import dacg_policy
+from pipeline.stopping.policies import BUDGET, dacg_policy
 from pipeline.stopping.thresholds import load_thresholds
 from pipeline.trajectory import StepRecord, drop_torn_tail, read_steps, write_steps
 

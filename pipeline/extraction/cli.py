@@ -16,6 +16,7 @@ import typer
 from rich.table import Table
 
 from pipeline.jsonl import read_jsonl_objects
+from pipeline.resources import SHARED_DATA
 from pipeline.terminal import command_group, console, fail
 
 if TYPE_CHECKING:
@@ -23,10 +24,9 @@ if TYPE_CHECKING:
 
 app = command_group("Evidence extraction: grounding audit, extractor evaluation.")
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-EI_DEV = SHARED / "evidence_inference" / "dev.jsonl"
-EI_TRAIN = SHARED / "evidence_inference" / "train_evidence.jsonl"
-MEDEVIDENCE_DEV = SHARED / "medevidence" / "dev.jsonl"
+EI_DEV = SHARED_DATA / "evidence_inference" / "dev.jsonl"
+EI_TRAIN = SHARED_DATA / "evidence_inference" / "train_evidence.jsonl"
+MEDEVIDENCE_DEV = SHARED_DATA / "medevidence" / "dev.jsonl"
 
 
 def _existing(path: Path | None, what: str) -> Path:

@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from pipeline.extraction.lexicon import GENERIC_OUTCOME_WORDS
+from pipeline.resources import SHARED_DATA
 
 if TYPE_CHECKING:  # the linker pulls in scikit-learn and nmslib: import it when used
     from pipeline.extraction.linker import LinkCandidate, MeshLinker
 
 MESH_ENV = "DACG_MESH"
-SHARED_MESH = Path("../shared/data/mesh/mesh2024_descriptor_terms.tsv.gz")
+SHARED_MESH = SHARED_DATA / "mesh" / "mesh2024_descriptor_terms.tsv.gz"
 LINK_THRESHOLD = 0.92  # cosine of char-3-gram TF-IDF; below it drug names get confused
 WINDOW_THRESHOLD = 0.92  # a part of the name must match a term nearly verbatim
 # Words that name a measure of something rather than the thing ("density of mosquitoes").
@@ -254,8 +255,7 @@ def default_mesh_path() -> Path | None:
     configured = os.environ.get(MESH_ENV)
     if configured:
         return Path(configured)
-    here = Path(__file__).resolve().parents[2] / SHARED_MESH
-    return here if here.is_file() else None
+    return SHARED_MESH if SHARED_MESH.is_file() else None
 
 
 class MeshIndex:

@@ -1,4 +1,5 @@
-"""Choose a literature source from a short name or a path, as the CLI spells it."""
+"""Choose a literature source from a short name or a path, as the CLI spells it. It sits
+above retrieval and simulation because "simulated" is one of the names."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""`dacg corpus ...`: literature sources from the command line (the simulated benchmark)."""
+"""`dacg corpus ...`: the simulated benchmark from the command line (the group is named for
+the literature sources it serves; it lives here so retrieval never imports the simulator)."""
 
 from __future__ import annotations
 
