@@ -197,7 +197,10 @@ def test_any_text_gives_valid_rows_and_never_raises(extractor: RuleExtractor,
 def test_garbage_bytes_give_no_rows(extractor: RuleExtractor, raw: bytes) -> None:
     text = clean_text(raw)
     assert "\x00" not in text
-    assert core(extractor, text) == [] or "zinc" in text.lower()
+    rows = core(extractor, text)
+    # a row needs a sentence of the text that names the outcome (a fuzzy match needs one
+    # of its content words); the intervention may be implicit
+    assert not rows or any(word in text.lower() for word in ("cold", "duration"))
 
 
 @settings(max_examples=100, deadline=None)

@@ -70,8 +70,10 @@ def test_local_launcher_process_is_alive(neo4j_server: Neo4jServer) -> None:
 def test_stop_on_dead_or_missing_pid_is_quiet() -> None:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
-    stop_local_neo4j(child.pid, timeout=1.0)  # exited and reaped
-    stop_local_neo4j(4_194_305, timeout=1.0)  # above any Linux pid_max: never existed
+    assert stop_local_neo4j(child.pid, timeout=1.0) is None  # exited and reaped: no error
+    assert stop_local_neo4j(4_194_305, timeout=1.0) is None  # above any pid_max: never existed
+    with pytest.raises(ValueError, match="not a process id"):  # 0 would signal a group
+        stop_local_neo4j(0, timeout=1.0)
 
 
 def test_stop_refuses_a_process_that_is_not_a_launcher() -> None:
