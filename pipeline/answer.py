@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pipeline.graph.store import EdgeKey, GraphStore
 from pipeline.inference.energy import EnergyTerms, energy
+from pipeline.inference.evidence_body import EvidenceBody, StudyFinding
 from pipeline.inference.posterior import TOP_K, Posterior, label_posterior
 from pipeline.model import CausalPath, EdgeBelief, EvidenceItem, Query
 
@@ -56,3 +57,12 @@ def explain_edges(store: GraphStore, namespace: str,
                   edges: list[EdgeBelief]) -> dict[EdgeKey, list[EvidenceItem]]:
     """The sentence, confidence and year behind every PMID of the explanation's edges."""
     return store.evidence(namespace, [(e.head, e.tail, e.polarity) for e in edges])
+
+
+def direct_body(store: GraphStore, namespace: str, answer: Answer) -> EvidenceBody:
+    """The studies' findings on the direct intervention -> outcome pair, every polarity
+    (study sizes are not in the graph, so the participants threshold does not apply)."""
+    head, tail = answer.query.intervention.id, answer.query.outcome.id
+    found = store.evidence(namespace, [(head, tail, p) for p in (1, 0, -1)])
+    return EvidenceBody.of(StudyFinding(item.pmid, polarity, item.confidence, item.sentence)
+                           for (_, _, polarity), items in found.items() for item in items)

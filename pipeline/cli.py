@@ -181,7 +181,7 @@ def query(
 ) -> None:
     """Answer E1 -> E2: retrieve step by step, stop when the belief has settled, and show
     the answer with the paths, edges, PMIDs (and sentences) behind it."""
-    from pipeline.answer import answer_from_graph, explain_edges
+    from pipeline.answer import answer_from_graph, direct_body, explain_edges
 
     in_force = thresholds_in_force(thresholds)
     try:
@@ -252,17 +252,6 @@ def thresholds_in_force(path: Path | None) -> Thresholds:
         return load_thresholds(path)
     except ValueError as error:
         raise fail(str(error)) from None
-
-
-def direct_body(store: GraphStore, namespace: str, answer: Answer) -> EvidenceBody:
-    """The studies' findings on the direct intervention -> outcome pair, every polarity
-    (study sizes are not in the graph, so the participants threshold does not apply)."""
-    from pipeline.inference.evidence_body import EvidenceBody, StudyFinding
-
-    head, tail = answer.query.intervention.id, answer.query.outcome.id
-    found = store.evidence(namespace, [(head, tail, p) for p in (1, 0, -1)])
-    return EvidenceBody.of(StudyFinding(item.pmid, polarity, item.confidence)
-                           for (_, _, polarity), items in found.items() for item in items)
 
 
 def answer_polarity(answer: Answer) -> int:

@@ -51,8 +51,8 @@ def test_ingest_then_query_answers_with_paths_and_pmids(tmp_path: Path) -> None:
 
 
 def test_query_judges_the_body_of_evidence_behind_its_answer(tmp_path: Path) -> None:
-    from pipeline.answer import answer_from_graph
-    from pipeline.cli import direct_body, firmness_of
+    from pipeline.answer import answer_from_graph, direct_body
+    from pipeline.cli import firmness_of
     from pipeline.evaluation.medevidence import load_firmness
     from pipeline.inference.evidence_body import Firmness, FirmnessRule
     from pipeline.model import Entity, Polarity, Query

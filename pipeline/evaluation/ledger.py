@@ -18,10 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from pipeline.evaluation.harness import direct_rows
-from pipeline.evaluation.medevidence import DEFINITE, POLARITY_OF, FiveWay, Sizes
+from pipeline.evaluation.medevidence import DEFINITE, POLARITY_OF, FiveWay, Sizes, evidence_body
 from pipeline.trajectory import StepRecord
 
 CAUSES = ("firmness", "stopped early", "no finding", "reading", "pooling", "not understood")
@@ -49,17 +47,12 @@ class WrongAnswer:
 
 
 def _studies(read: Sequence[StepRecord]) -> tuple[StudyLine, ...]:
-    """Every study read, in reading order, with its most confident direct finding."""
-    best: dict[str, dict[str, Any]] = {}
-    for row in direct_rows(read):
-        kept = best.get(row["pmid"])
-        if kept is None or row["confidence"] > kept["confidence"]:
-            best[row["pmid"]] = row
+    """Every study read, in reading order, with its most confident direct finding (the
+    body of evidence's own choice of finding)."""
+    found = {f.pmid: f for f in evidence_body(read, {}).findings}
     pmids = dict.fromkeys(p for step in read for p in step.retrieved_pmids)
-    return tuple(
-        StudyLine(p, int(best[p]["polarity"]), float(best[p]["confidence"]),
-                  str(best[p].get("sentence", ""))) if p in best else StudyLine(p, None, 0.0, "")
-        for p in pmids)
+    return tuple(StudyLine(p, found[p].polarity, found[p].confidence, found[p].sentence)
+                 if p in found else StudyLine(p, None, 0.0, "") for p in pmids)
 
 
 def cause_of(gold: str, read: Sequence[StepRecord], run: Sequence[StepRecord],

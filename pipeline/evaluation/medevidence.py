@@ -58,7 +58,8 @@ def evidence_body(read: Sequence[StepRecord], sizes: Sizes) -> EvidenceBody:
     stated = [sizes[p] for p in {p for step in read for p in step.retrieved_pmids}
               if p in sizes]
     return EvidenceBody.of((StudyFinding(str(e["pmid"]), int(e["polarity"]),
-                                         float(e["confidence"])) for e in direct_rows(read)),
+                                         float(e["confidence"]), str(e.get("sentence", "")))
+                            for e in direct_rows(read)),
                            sum(stated) if stated else None)
 
 

@@ -22,11 +22,13 @@ class Firmness(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class StudyFinding:
-    """One study's finding on the direct pair: polarity +1/0/-1 and its confidence."""
+    """One study's finding on the direct pair: polarity +1/0/-1, its confidence, and the
+    sentence it was read from (provenance; not used by the judgement)."""
 
     pmid: str
     polarity: int
     confidence: float
+    sentence: str = ""
 
 
 @dataclass(frozen=True, slots=True)
