@@ -21,6 +21,15 @@ from spacy.tokens import Doc
 from pipeline.extraction.cli import EI_DEV
 from pipeline.extraction.evaluate import read_prompts
 from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.lexicon import (
+    COMPARE_PHRASES,
+    DEFINITION_PHRASES,
+    MAX_PATTERN_TOKENS,
+    NULL_PATTERNS,
+    NULL_PHRASES,
+    PATTERN_TRIGGERS,
+    WITHIN_PATTERNS,
+)
 from pipeline.extraction.mentions import (
     MAX_PHRASE_TOKENS,
     DocTokens,
@@ -37,15 +46,6 @@ from pipeline.extraction.nlp import (
     SuffixSearch,
     _rule_ends,
     build_nlp,
-)
-from pipeline.extraction.rules import (
-    COMPARE_PHRASES,
-    DEFINITION_PHRASES,
-    MAX_PATTERN_TOKENS,
-    NULL_PATTERNS,
-    NULL_PHRASES,
-    PATTERN_TRIGGERS,
-    WITHIN_PATTERNS,
 )
 from pipeline.extraction.stats import _INTERVAL, _NUMBER, _P_VALUE
 from pipeline.extraction.text import (

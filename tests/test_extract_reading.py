@@ -64,11 +64,11 @@ def test_the_picker_prefers_the_overall_result_to_design_and_subgroups() -> None
     # outcome without a result, the baseline comparison says how alike the arms were,
     # and the subgroup sentence is not the overall result
     extractor = RuleExtractor()
-    parsed = extractor._parse(Abstract("1", "", ABSTRACT))
+    parsed = extractor.parser.parse(Abstract("1", "", ABSTRACT))
     assert parsed is not None
     query = Query(Entity.from_name("alendronate"), Entity.from_name("fracture rate"),
                   Entity.from_name("placebo"))
-    heads, tails, arms = extractor._query_mentions(parsed, query)
+    heads, tails, arms = extractor.locator.query_mentions(parsed, query)
     candidates = list(extractor._candidates(parsed, query.outcome, heads, tails, arms, True))
     ranked = sorted(candidates, key=lambda c: -extractor._pick_score(parsed, c))
     assert ranked[0].sentence.text.startswith("The fracture rate was significantly lower")

@@ -1,11 +1,24 @@
-"""The project's own cue lexicon: which words signal an effect's direction, a null finding,
-negation, hedging, a comparison's reference arm, or a mechanism.
+"""The project's own cue lexicon, in one place: which words signal an effect's direction,
+a null finding, negation, hedging, a comparison's reference arm, a clause boundary or a
+mediator, the spaCy patterns built from them, and `Lexicon`, which matches the phrases
+and patterns in a sentence.
 
-Forms are lower-case surface words (the blank pipeline has no lemmatiser). Weights in
-[0, 1] say how strongly a cue commits the authors; rules turn them into confidence.
+Everything a reader of abstracts would call vocabulary lives here, so that a change of
+wording is a change of this file; `rules.py` (reading a sentence) and `mediators.py`
+(discovering mediators) hold only the logic that uses it. Forms are lower-case surface
+words (the blank pipeline has no lemmatiser).
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # spaCy is imported when a Lexicon is built: mesh.py and stats.py
+    # import this module's word lists without loading spaCy
+    from spacy.language import Language
+    from spacy.tokens import Doc, Span
 
 
 def _forms(*stems: str) -> frozenset[str]:
@@ -90,6 +103,8 @@ NON_FINDING_SECTIONS = ("BACKGROUND", "INTRODUCTION", "OBJECTIVE", "AIM", "PURPO
                         "STATISTICAL", "TRIAL", "PATIENTS", "SUPPLEMENTARY", "MATERIAL")
 FINDING_SECTIONS = ("RESULT", "FINDING", "CONCLUSION", "INTERPRETATION", "SUMMARY",
                     "DISCUSSION", "HIGHLIGHT", "EFFICACY", "SAFETY")
+# A section label opening a sentence ('METHODS:', 'RESULTS AND DISCUSSION:').
+SECTION_LABEL = re.compile(r"([A-Z][A-Z /&]{2,40}):")
 NEGATIONS = frozenset({"not", "no", "neither", "nor", "without", "never", "n't", "cannot",
                        "failed", "fails", "unable", "none", "lack", "lacked", "absence"})
 HEDGES = frozenset({"may", "might", "could", "possibly", "perhaps", "suggest", "suggests",
@@ -135,10 +150,6 @@ ADVERSE_OUTCOME_WORDS = _forms(
     "lesion:,s", "hypersensitivity", "impairment", "dysfunction", "burden",
     "sleepiness", "constipation", "diarrhoea", "diarrhea", "agitation", "delirium",
 )
-# Words that introduce a mechanism or mediator.
-MECHANISM_PHRASES = ("through", "via", "mediated by", "mediated through", "by way of",
-                     "by reducing", "by increasing", "by lowering", "by raising",
-                     "by inhibiting", "by enhancing", "mechanism", "pathway")
 # Ratio measures have a null value of 1, differences of 0.
 RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio", "odds ratio",
                             "hazard ratio", "risk ratio", "relative risk"})
@@ -162,3 +173,145 @@ GENERIC_OUTCOME_WORDS = frozenset({
 # mortality"): the fuzzy outcome match gives each group one stem.
 SAME_OUTCOME_WORDS = {w: "death" for w in ("mortality", "mortalities", "died", "die", "dying",
                                            "deaths", "dead", "fatality", "fatalities")}
+
+# Reading a sentence (rules.py): clause boundaries, signs, definitions.
+CLAUSE_BREAKS = frozenset({";", "but", "whereas", "however", "although", "while"})
+CONCESSIONS = frozenset({"although", "though", "despite", "while", "whereas"})
+ARM_PREPOSITIONS = frozenset({"in", "with", "among", "for", "on", "following", "after",
+                              "from", "by", "under", "using", "receiving", "of"})
+SIGNIFICANT_WORDS = frozenset({"significant", "significantly", "statistically"})
+DEFINITION_PHRASES = ("outcome was", "outcomes were", "outcomes included", "outcome measure",
+                      "endpoint was", "endpoints were", "outcomes was", "end point was",
+                      "end points were", "end points included", "endpoints included",
+                      # prior knowledge or an assumption, not this study's finding ("is
+                      # thought to act through M" stays: it names a mechanism to follow)
+                      "is known to", "are known to", "is believed to", "are believed to",
+                      "is assumed to", "are assumed to", "have been documented",
+                      "has been documented")
+ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
+LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
+SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
+           **{w: -1 for w in DECREASE_VERBS | LESS_WORDS | WORSE_WORDS},
+           "inversely": -1, "inverse": -1, "negatively": -1, "positively": 1,
+           "high": 1, "low": -1}
+# 'high'/'low' are cues only as predicates ('was significantly low'), not in 'high dose'.
+PREDICATE_ONLY = frozenset({"high", "low"})
+PREDICATE_LEADS = frozenset({"significantly", "statistically", "was", "were", "is", "are",
+                             "remained", "markedly", "considerably", "be", "been",
+                             "substantially", "too"})
+GRADING_WORDS = frozenset({"more", "greater", "larger", "bigger", "less", "smaller"})
+CHANGE_WORDS = frozenset(w for w in INCREASE_VERBS | DECREASE_VERBS
+                         if w not in GRADING_WORDS and w not in VALENCE_CUES)
+COMBINATION_JOINERS = frozenset({"and", "plus", "+", "with"})
+# '..., but the difference was not significant': the clause after the tail's refers back
+FOLLOW_UP_BREAKS = frozenset({"but", "however", ";"})
+FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
+                                "reduction", "improvement", "change", "effect", "trend",
+                                "it", "this", "these"})
+
+# Mediator discovery ('X also raised M'): the object phrase after a change verb.
+# Words that end the phrase (prepositions, conjunctions, verbs of being).
+PHRASE_STOPPERS = frozenset({"in", "compared", "than", "among", "by", "at", "from", "with",
+                             "during", "after", "vs", "versus", "and", "or", "but", "was",
+                             "were", "is", "are", "when", "relative", "over", "for", "to",
+                             "between", "which", "that", "as", "while", "whereas", "on"})
+# Verbs (and their nouns) whose object is what changed: 'X raised M'. Comparatives
+# ('higher') and predicates ('is high') say nothing about an object.
+CHANGE_VERBS = (INCREASE_VERBS | DECREASE_VERBS) - {
+    w for w in MORE_WORDS | LESS_WORDS if not w.endswith("ed")}
+# A change verb after one of these is a predicate ('was reduced'), not an action on M.
+COPULAS = frozenset({"is", "was", "were", "are", "be", "been", "being", "remained"})
+# 'inhibition of M': the mechanism word is skipped, M is the mediator.
+MECHANISM_NOUNS = frozenset({"inhibition", "suppression", "activation", "stimulation",
+                             "modulation", "blockade", "induction", "enhancement", "release",
+                             "production", "synthesis", "expression", "secretion"})
+# Words skipped at the start of the object phrase ('also reduced the serum M').
+LEADING_SKIPS = frozenset({"the", "a", "an", "in", "of", "significantly", "significant",
+                           "markedly", "substantially", "its", "their", "both", "serum",
+                           "plasma", "also"})
+
+# spaCy Matcher patterns, run by Lexicon around their trigger words.
+# The nouns and verbs a negation turns into a null finding ('no difference', 'did not
+# affect').
+_NULL_PATTERN_NOUNS = ["difference", "differences", "change", "changes", "effect",
+                       "effects", "impact", "association", "benefit", "improvement",
+                       "improvements", "increase", "reduction", "decrease", "significance",
+                       "superiority", "advantage", "influence", "variation"]
+_NULL_PATTERN_VERBS = ["differ", "change", "affect", "alter", "influence", "modify", "vary",
+                       "improve", "reduce", "increase", "decrease", "lower", "raise", "show",
+                       "reach", "result", "lead", "produce", "cause", "impact", "benefit"]
+NULL_PATTERNS: list[list[dict[str, Any]]] = [
+    # "no group differences", "no statistically significant between-group difference"
+    [{"LOWER": {"IN": ["no", "without", "nor", "neither"]}}, {"OP": "?"}, {"OP": "?"},
+     {"OP": "?"}, {"LOWER": {"IN": _NULL_PATTERN_NOUNS}}],
+    # "did not significantly differ", "were not different", "does not affect"
+    [{"LOWER": {"IN": ["did", "does", "do", "was", "were", "is", "are", "had", "has",
+                       "could", "can", "would"]}},
+     {"LOWER": {"IN": ["not", "n't"]}}, {"OP": "?"},
+     {"LOWER": {"IN": [*_NULL_PATTERN_VERBS, "different", "significant", "altered",
+                       "changed", "affected", "influenced", "modified"]}}],
+    [{"LOWER": {"IN": ["equally", "similarly"]}}, {"LOWER": {"IN": [
+        "effective", "efficacious", "safe", "well", "good"]}}],
+]
+# A change within every arm says nothing about the difference between arms.
+WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
+    [{"LOWER": {"IN": ["in", "within", "for", "among"]}}, {"LOWER": {"IN": [
+        "both", "all", "each", "either"]}}, {"OP": "?"}, {"OP": "?"}, {"OP": "?"},
+     {"LOWER": {"IN": ["groups", "group", "arms", "arm", "cases", "treatments"]}}],
+    [{"LOWER": {"IN": ["in", "within", "for"]}}, {"LOWER": "both"}],
+    [{"LOWER": "within"}, {"ORTH": "-", "OP": "?"}, {"LOWER": {"IN": ["group", "groups"]}}],
+]
+
+
+# Every windowed pattern has one of these words as its first or second token.
+PATTERN_TRIGGERS = frozenset({"no", "without", "nor", "neither", "not", "n't", "equally",
+                              "similarly", "both", "all", "each", "either", "within"})
+# Patterns use no repeat operators but '?', so no match is longer than this.
+MAX_PATTERN_TOKENS = max(len(p) for p in (*NULL_PATTERNS, *WITHIN_PATTERNS))
+
+
+class Lexicon:
+    """The lexicon's phrases as a spaCy PhraseMatcher and its windowed patterns as a
+    Matcher, both run per sentence, only where a reading is needed (wildcard patterns
+    cost more than the whole tokenizer)."""
+
+    LABELS = ("NULL", "COMPARE", "DEFINITION", "WITHIN")
+
+    def __init__(self, nlp: Language) -> None:
+        """Args:
+            nlp: the spaCy pipeline whose vocabulary the matchers use (the extractor's).
+        """
+        from spacy.matcher import Matcher, PhraseMatcher
+
+        self.phrases = PhraseMatcher(nlp.vocab, attr="LOWER")
+        for label, phrases in (("NULL", NULL_PHRASES), ("COMPARE", COMPARE_PHRASES),
+                               ("DEFINITION", DEFINITION_PHRASES)):
+            self.phrases.add(label, [nlp.make_doc(p) for p in phrases])
+        self.patterns = Matcher(nlp.vocab)
+        self.patterns.add("NULL", NULL_PATTERNS)
+        self.patterns.add("WITHIN", WITHIN_PATTERNS)
+        self.names = {nlp.vocab.strings[name]: name for name in self.LABELS}
+
+    def phrases_in(self, sentence: Doc | Span) -> dict[str, list[tuple[int, int]]]:
+        """Phrase matches (doc positions). Run per sentence: no phrase holds a sentence
+        end before its last token, so none crosses from one sentence into the next."""
+        found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
+        for match_id, start, end in self.phrases(sentence):
+            found[self.names[match_id]].append((start, end))
+        return found
+
+    def patterns_in(self, span: Span, words: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+        """Windowed matches in a sentence; `words` (the doc's lower-case words) let a
+        sentence without any pattern's first word skip the Matcher."""
+        found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
+        triggers = [i for i in range(span.start, span.end) if words[i] in PATTERN_TRIGGERS]
+        if not triggers:
+            return found
+        # Every match starts at a trigger or the token before it and is at most
+        # MAX_PATTERN_TOKENS long, so the Matcher (which builds a Token object per token)
+        # runs on that window only: the same matches, in the same order.
+        window = span.doc[max(span.start, triggers[0] - 1):
+                          min(span.end, triggers[-1] + MAX_PATTERN_TOKENS)]
+        for match in self.patterns(window, as_spans=True):
+            found[match.label_].append((match.start, match.end))
+        return found

@@ -16,23 +16,14 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import requests
 
 from pipeline.extraction.resolve import EntityResolver
+from pipeline.extraction.rows import evidence_row
 from pipeline.extraction.text import clean_name, clean_text
-from pipeline.model import (
-    MAX_SENTENCE_CHARS,
-    Abstract,
-    Entity,
-    Evidence,
-    InvalidEvidence,
-    Query,
-    make_evidence,
-    normalise_name,
-)
+from pipeline.model import Abstract, Entity, Evidence, InvalidEvidence, Query, normalise_name
 from pipeline.settings import redact_uri
 
 URL_ENV, MODEL_ENV, KEY_ENV = "DACG_LLM_URL", "DACG_LLM_MODEL", "DACG_LLM_API_KEY"
@@ -174,14 +165,8 @@ class LLMExtractor:
             return None
         if isinstance(confidence, int | float) and not isinstance(confidence, bool):
             confidence = min(MAX_CONFIDENCE, max(0.0, float(confidence)))
-        try:
-            row = make_evidence(head.name, tail.name if tail.name != head.name else "tail",
-                                item.get("polarity"), confidence, abstract.pmid,
-                                " ".join(sentence.split())[:MAX_SENTENCE_CHARS], self.name,
-                                abstract.year if isinstance(abstract.year, int) else None)
-        except InvalidEvidence:
-            return None
-        return replace(row, head=head, tail=tail)
+        return evidence_row(head, tail, item.get("polarity"), confidence, abstract,
+                            " ".join(sentence.split()), self.name)
 
     def _entity(self, name: object, known: dict[str, Entity]) -> Entity | None:
         if not isinstance(name, str) or not name.strip():

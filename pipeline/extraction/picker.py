@@ -16,7 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.extraction.rules import SIGN_OF, Sentence
+from pipeline.extraction.lexicon import SIGN_OF
+from pipeline.extraction.rules import Sentence
 from pipeline.extraction.stats import Significance
 
 # What was done or who took part ('were randomised', 'were enrolled'), not what happened.

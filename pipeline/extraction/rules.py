@@ -5,6 +5,9 @@ findings; the clause that holds the tail is read; a null phrase or a negated cue
 otherwise the direction cue nearest the tail gives the sign, flipped when the comparator
 is the subject ("lower in the placebo group" = higher with the intervention); a
 non-significant p or an interval crossing the null turns a direction into 0.
+
+The words the rules look for are in `lexicon.py`; this module holds the decisions and the
+token windows they look in.
 """
 
 from __future__ import annotations
@@ -12,70 +15,41 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from spacy.language import Language
-from spacy.matcher import Matcher, PhraseMatcher
-from spacy.tokens import Doc, Span
 
 from pipeline.extraction.lexicon import (
-    COMPARE_PHRASES,
+    ARM_PREPOSITIONS,
+    ASSOCIATION_WORDS,
+    CHANGE_WORDS,
+    CLAUSE_BREAKS,
+    COMBINATION_JOINERS,
+    CONCESSIONS,
     CONTROL_WORDS,
-    DECREASE_VERBS,
+    FOLLOW_UP_BREAKS,
+    FOLLOW_UP_SUBJECTS,
+    GRADING_WORDS,
     HEDGES,
-    INCREASE_VERBS,
     LESS_WORDS,
+    LIKENESS_WORDS,
     MORE_WORDS,
     NEGATIONS,
-    NULL_PHRASES,
     OBJECTIVE_WORDS,
+    PREDICATE_LEADS,
+    PREDICATE_ONLY,
+    SIGN_OF,
+    SIGNIFICANT_WORDS,
     TREATED_WORDS,
     VALENCE_CUES,
     WEAK_CUES,
-    WORSE_WORDS,
 )
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 
-CLAUSE_BREAKS = frozenset({";", "but", "whereas", "however", "although", "while"})
-CONCESSIONS = frozenset({"although", "though", "despite", "while", "whereas"})
-ARM_PREPOSITIONS = frozenset({"in", "with", "among", "for", "on", "following", "after",
-                              "from", "by", "under", "using", "receiving", "of"})
-SIGNIFICANT_WORDS = frozenset({"significant", "significantly", "statistically"})
-DEFINITION_PHRASES = ("outcome was", "outcomes were", "outcomes included", "outcome measure",
-                      "endpoint was", "endpoints were", "outcomes was", "end point was",
-                      "end points were", "end points included", "endpoints included",
-                      # prior knowledge or an assumption, not this study's finding ("is
-                      # thought to act through M" stays: it names a mechanism to follow)
-                      "is known to", "are known to", "is believed to", "are believed to",
-                      "is assumed to", "are assumed to", "have been documented",
-                      "has been documented")
-ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
-LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
-SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
-           **{w: -1 for w in DECREASE_VERBS | LESS_WORDS | WORSE_WORDS},
-           "inversely": -1, "inverse": -1, "negatively": -1, "positively": 1,
-           "high": 1, "low": -1}
-# 'high'/'low' are cues only as predicates ('was significantly low'), not in 'high dose'.
-PREDICATE_ONLY = frozenset({"high", "low"})
-PREDICATE_LEADS = frozenset({"significantly", "statistically", "was", "were", "is", "are",
-                             "remained", "markedly", "considerably", "be", "been",
-                             "substantially", "too"})
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
-NUMBER_LOOKBACK = 12
-GRADING_WORDS = frozenset({"more", "greater", "larger", "bigger", "less", "smaller"})
-CHANGE_WORDS = frozenset(w for w in INCREASE_VERBS | DECREASE_VERBS
-                         if w not in GRADING_WORDS and w not in VALENCE_CUES)
-NEGATION_WINDOW = 3
-COMBINATION_JOINERS = frozenset({"and", "plus", "+", "with"})
-# '..., but the difference was not significant': the clause after the tail's refers back
-FOLLOW_UP_BREAKS = frozenset({"but", "however", ";"})
-FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
-                                "reduction", "improvement", "change", "effect", "trend",
-                                "it", "this", "these"})
-FOLLOW_UP_WINDOW = 4
-REFERENCE_WINDOW = 5
-SUBJECT_WINDOW = 8
+NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
+NEGATION_WINDOW = 3  # tokens before a cue in which a negation negates it
+FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer back to it
+REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
+SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
 
 
 @dataclass(slots=True)
@@ -135,84 +109,6 @@ class Candidate:
     reading: Reading | None
     adverse: bool = False
 
-
-_CHANGE_NOUNS = ["difference", "differences", "change", "changes", "effect", "effects",
-                 "impact", "association", "benefit", "improvement", "improvements",
-                 "increase", "reduction", "decrease", "significance", "superiority",
-                 "advantage", "influence", "variation"]
-_CHANGE_VERBS = ["differ", "change", "affect", "alter", "influence", "modify", "vary",
-                 "improve", "reduce", "increase", "decrease", "lower", "raise", "show",
-                 "reach", "result", "lead", "produce", "cause", "impact", "benefit"]
-NULL_PATTERNS: list[list[dict[str, Any]]] = [
-    # "no group differences", "no statistically significant between-group difference"
-    [{"LOWER": {"IN": ["no", "without", "nor", "neither"]}}, {"OP": "?"}, {"OP": "?"},
-     {"OP": "?"}, {"LOWER": {"IN": _CHANGE_NOUNS}}],
-    # "did not significantly differ", "were not different", "does not affect"
-    [{"LOWER": {"IN": ["did", "does", "do", "was", "were", "is", "are", "had", "has",
-                       "could", "can", "would"]}},
-     {"LOWER": {"IN": ["not", "n't"]}}, {"OP": "?"},
-     {"LOWER": {"IN": [*_CHANGE_VERBS, "different", "significant", "altered", "changed",
-                       "affected", "influenced", "modified"]}}],
-    [{"LOWER": {"IN": ["equally", "similarly"]}}, {"LOWER": {"IN": [
-        "effective", "efficacious", "safe", "well", "good"]}}],
-]
-# A change within every arm says nothing about the difference between arms.
-WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
-    [{"LOWER": {"IN": ["in", "within", "for", "among"]}}, {"LOWER": {"IN": [
-        "both", "all", "each", "either"]}}, {"OP": "?"}, {"OP": "?"}, {"OP": "?"},
-     {"LOWER": {"IN": ["groups", "group", "arms", "arm", "cases", "treatments"]}}],
-    [{"LOWER": {"IN": ["in", "within", "for"]}}, {"LOWER": "both"}],
-    [{"LOWER": "within"}, {"ORTH": "-", "OP": "?"}, {"LOWER": {"IN": ["group", "groups"]}}],
-]
-
-
-# Every windowed pattern has one of these words as its first or second token.
-PATTERN_TRIGGERS = frozenset({"no", "without", "nor", "neither", "not", "n't", "equally",
-                              "similarly", "both", "all", "each", "either", "within"})
-# Patterns use no repeat operators but '?', so no match is longer than this.
-MAX_PATTERN_TOKENS = max(len(p) for p in (*NULL_PATTERNS, *WITHIN_PATTERNS))
-
-
-class Lexicon:
-    """The lexicon's phrases as a spaCy PhraseMatcher and its windowed patterns as a
-    Matcher, both run per sentence, only where a reading is needed (wildcard patterns
-    cost more than the whole tokenizer)."""
-
-    LABELS = ("NULL", "COMPARE", "DEFINITION", "WITHIN")
-
-    def __init__(self, nlp: Language) -> None:
-        self.phrases = PhraseMatcher(nlp.vocab, attr="LOWER")
-        for label, phrases in (("NULL", NULL_PHRASES), ("COMPARE", COMPARE_PHRASES),
-                               ("DEFINITION", DEFINITION_PHRASES)):
-            self.phrases.add(label, [nlp.make_doc(p) for p in phrases])
-        self.patterns = Matcher(nlp.vocab)
-        self.patterns.add("NULL", NULL_PATTERNS)
-        self.patterns.add("WITHIN", WITHIN_PATTERNS)
-        self.names = {nlp.vocab.strings[name]: name for name in self.LABELS}
-
-    def phrases_in(self, sentence: Doc | Span) -> dict[str, list[tuple[int, int]]]:
-        """Phrase matches (doc positions). Run per sentence: no phrase holds a sentence
-        end before its last token, so none crosses from one sentence into the next."""
-        found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
-        for match_id, start, end in self.phrases(sentence):
-            found[self.names[match_id]].append((start, end))
-        return found
-
-    def patterns_in(self, span: Span, words: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
-        """Windowed matches in a sentence; `words` (the doc's lower-case words) let a
-        sentence without any pattern's first word skip the Matcher."""
-        found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
-        triggers = [i for i in range(span.start, span.end) if words[i] in PATTERN_TRIGGERS]
-        if not triggers:
-            return found
-        # Every match starts at a trigger or the token before it and is at most
-        # MAX_PATTERN_TOKENS long, so the Matcher (which builds a Token object per token)
-        # runs on that window only: the same matches, in the same order.
-        window = span.doc[max(span.start, triggers[0] - 1):
-                          min(span.end, triggers[-1] + MAX_PATTERN_TOKENS)]
-        for match in self.patterns(window, as_spans=True):
-            found[match.label_].append((match.start, match.end))
-        return found
 
 
 def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],

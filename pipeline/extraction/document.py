@@ -1,0 +1,154 @@
+"""An abstract parsed once for reading: `AbstractParser.parse` cleans and parses the text
+and flattens the spaCy doc into plain lists (`ParsedAbstract`), because spaCy Token and
+Span objects are costly to create and every later step asks about the same tokens many
+times. Sentences are built lazily with their lexicon matches and statistics, only when
+something in them is read.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy
+from spacy.attrs import IDX, LENGTH, LOWER, SENT_START
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from pipeline.extraction.caches import WordCache
+from pipeline.extraction.lexicon import (
+    FINDING_SECTIONS,
+    NON_FINDING_SECTIONS,
+    SECTION_LABEL,
+    Lexicon,
+)
+from pipeline.extraction.mentions import DocTokens, abbreviation_pairs, stem_positions
+from pipeline.extraction.nlp import parse
+from pipeline.extraction.rules import Sentence
+from pipeline.extraction.stats import find_statistics
+from pipeline.extraction.text import clean_text
+from pipeline.model import Abstract
+
+
+@dataclass(slots=True)
+class ParsedAbstract:
+    """A parsed abstract, flattened once: spaCy Token objects are costly to create."""
+
+    doc: Doc
+    text: str  # doc.text, which spaCy rebuilds from the tokens on every access
+    stems: list[str]
+    words: list[str]
+    token_chars: list[int]
+    token_ends: list[int]
+    bounds: dict[int, int]  # sentence start token -> end token
+    starts: list[int]  # sentence start tokens, in order
+    background: set[int]
+    sections: dict[int, str]  # sentence start token -> the section label above it
+    titled: bool  # the first sentence is the abstract's title
+    sentences: dict[int, Sentence]  # read lazily, once
+    abbreviations: list[tuple[str, str]]  # scispacy's (short, long) pairs, each once
+    tokens: DocTokens  # token ids, for exact phrase lookups
+    stem_positions: dict[str, list[int]]  # for fuzzy lookups
+    lexicon: Lexicon  # matches phrases and patterns when a sentence is built
+    max_read_tokens: int  # longer sentences are not read (ExtractorSettings)
+
+    def readable(self, start: int) -> bool:
+        """A finding sentence: not under a background/methods label, and not a run-on
+        token stream (text without sentence boundaries is not read)."""
+        return (start not in self.background
+                and self.bounds[start] - start <= self.max_read_tokens)
+
+    def sentence_of(self, token: int) -> int:
+        """The start token of the sentence holding `token`."""
+        return self.starts[bisect_right(self.starts, token) - 1]
+
+    def sentence_text(self, start: int) -> str:
+        return self.text[self.token_chars[start]:self.token_ends[self.bounds[start] - 1]]
+
+    def sentence(self, start: int) -> Sentence:
+        """The sentence starting at `start`, with its lexicon matches and statistics (the
+        lexicon runs here, only on sentences that mention something)."""
+        if start in self.sentences:
+            return self.sentences[start]
+        end = self.bounds[start]
+        text = self.sentence_text(start)
+        span = self.doc[start:end]
+        found = self.lexicon.phrases_in(span)
+        for label, spans in self.lexicon.patterns_in(span, self.words).items():
+            found[label] += spans
+        sentence = Sentence(start, end, text, self.token_chars[start], self.words,
+                            self.token_chars, found["NULL"], found["COMPARE"],
+                            found["DEFINITION"], find_statistics(text), found["WITHIN"])
+        self.sentences[start] = sentence
+        return sentence
+
+    def position(self, start: int) -> float:
+        """Where the sentence starting at `start` sits in the abstract (0 first, 1 last)."""
+        return (bisect_right(self.starts, start) - 1) / max(1, len(self.starts) - 1)
+
+
+class AbstractParser:
+    """Cleans an abstract's title and text, parses them with spaCy and flattens the doc."""
+
+    def __init__(self, nlp: Language, lexicon: Lexicon, words: WordCache,
+                 max_read_tokens: int,
+                 entity_linker: Callable[[Doc], Doc] | None = None) -> None:
+        """Args:
+            nlp: the spaCy pipeline (tokenizer, sentences, abbreviations, maybe NER).
+            lexicon: the phrase and pattern matchers sentences are read with.
+            words: the cache of lower-case words and stems shared across abstracts.
+            max_read_tokens: sentences longer than this (in tokens) are not read.
+            entity_linker: scispacy's EntityLinker, run on docs with NER entities.
+        """
+        self.nlp = nlp
+        self.lexicon = lexicon
+        self.words = words
+        self.max_read_tokens = max_read_tokens
+        self.entity_linker = entity_linker
+
+    def parse(self, abstract: Abstract) -> ParsedAbstract | None:
+        """The parsed abstract, or None when its text has no letter at all."""
+        text = " ".join(t for t in (clean_text(abstract.title), clean_text(abstract.text))
+                        if t)
+        if not any(ch.isalpha() for ch in text):
+            return None
+        doc = parse(self.nlp, text)
+        if self.entity_linker is not None and doc.ents:
+            doc = self.entity_linker(doc)
+        lower = doc.to_array(LOWER)
+        columns = doc.to_array([IDX, LENGTH, SENT_START]).astype(numpy.int64)
+        words, stems = self.words.words_and_stems(doc, lower.tolist())
+        chars = columns[:, 0].tolist()
+        ends = (columns[:, 0] + columns[:, 1]).tolist()
+        # doc.sents without a Span per sentence: sentences start at token 0 and at every
+        # token marked as a start
+        starts = [0, *(numpy.flatnonzero(columns[1:, 2] == 1) + 1).tolist()]
+        bounds = dict(zip(starts, [*starts[1:], len(doc)], strict=True))
+        parsed = ParsedAbstract(doc, text, stems, words, chars, ends, bounds, starts,
+                                set(), {}, bool(abstract.title.strip()), {},
+                                abbreviation_pairs(doc, text),
+                                DocTokens(doc, lower), stem_positions(stems), self.lexicon,
+                                self.max_read_tokens)
+        parsed.background, parsed.sections = _sections(parsed)
+        return parsed
+
+
+def _sections(parsed: ParsedAbstract) -> tuple[set[int], dict[int, str]]:
+    """Start tokens of sentences under a background/methods label ('METHODS: ...'), and
+    each sentence's section label ('' before the first)."""
+    skipped: set[int] = set()
+    sections: dict[int, str] = {}
+    reading = True
+    name = ""
+    text = parsed.text
+    for start in parsed.bounds:
+        label = SECTION_LABEL.match(text, parsed.token_chars[start])
+        if label:
+            name = label.group(1)
+            reading = any(w in name for w in FINDING_SECTIONS) or not any(
+                w in name for w in NON_FINDING_SECTIONS)
+        if not reading:
+            skipped.add(start)
+        sections[start] = name
+    return skipped, sections

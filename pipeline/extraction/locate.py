@@ -1,0 +1,73 @@
+"""Where a query's entities are mentioned in a parsed abstract, sentence by sentence.
+
+`mentions.py` holds the matching itself (exact token lookups, fuzzy keyword coverage);
+this module decides what is searched for each entity: its cached terms plus the
+abstract's own abbreviations, exact forms first, then a fuzzy search only in the
+sentences holding one of its keywords, and for the two arms only the words that tell
+them apart.
+"""
+
+from __future__ import annotations
+
+from pipeline.extraction.caches import TermsCache
+from pipeline.extraction.document import ParsedAbstract
+from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
+from pipeline.model import Entity, Query
+
+Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, in order
+
+
+class MentionLocator:
+    """Finds the mentions of entities in parsed abstracts."""
+
+    def __init__(self, finder: MentionFinder, terms: TermsCache, fuzzy_threshold: float,
+                 arm_threshold: float) -> None:
+        """Args:
+            finder: exact and fuzzy matching over a doc's tokens and stems.
+            terms: each entity's search terms, remembered across abstracts.
+            fuzzy_threshold: share of a name's content words a sentence must hold (0-1).
+            arm_threshold: the same for an arm, on the words the arms do not share.
+        """
+        self.finder = finder
+        self.terms_cache = terms
+        self.fuzzy_threshold = fuzzy_threshold
+        self.arm_threshold = arm_threshold
+
+    def terms(self, parsed: ParsedAbstract, entity: Entity) -> Terms:
+        """The entity's terms (remembered: a run asks about the same entities in every
+        abstract) with this abstract's abbreviations."""
+        return self.finder.expand_abbreviations(parsed.abbreviations,
+                                                self.terms_cache.terms(entity))
+
+    def query_mentions(self, parsed: ParsedAbstract,
+                       query: Query) -> tuple[Mentions, Mentions, Mentions]:
+        """Mentions of intervention, outcome and comparator; the arms are matched fuzzily
+        only on the words that tell them apart."""
+        arm = self.terms(parsed, query.intervention)
+        outcome = self.mentions(parsed, self.terms(parsed, query.outcome))
+        if query.comparator is None:
+            return self.mentions(parsed, arm, self.arm_threshold), outcome, {}
+        other = self.terms(parsed, query.comparator)
+        shared = arm.stems & other.stems
+        return (self.mentions(parsed, arm.without(shared), self.arm_threshold), outcome,
+                self.mentions(parsed, other.without(shared), self.arm_threshold))
+
+    def mentions(self, parsed: ParsedAbstract, terms: Terms,
+                 threshold: float | None = None) -> Mentions:
+        """Mentions of one entity per sentence start token (exact beats fuzzy); the
+        fuzzy threshold is `fuzzy_threshold` unless given."""
+        if threshold is None:
+            threshold = self.fuzzy_threshold
+        exact = self.finder.exact(parsed.tokens, terms)
+        hits = doc_hits(parsed.stem_positions, terms)
+        found: Mentions = {}
+        for mention in exact:
+            found.setdefault(parsed.sentence_of(mention.start), []).append(mention)
+        keyword_sentences = {parsed.sentence_of(i) for _, positions, _ in hits
+                             for i in positions}
+        for start in keyword_sentences.difference(found):
+            inside = self.finder.fuzzy(start, parsed.bounds[start], parsed.stems, hits,
+                                       threshold)
+            if inside:
+                found[start] = inside
+        return {start: found[start] for start in sorted(found)}  # in reading order
