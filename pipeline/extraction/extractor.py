@@ -173,6 +173,9 @@ class RuleExtractor:
             tail_mention = max(tail_mentions, key=lambda m: m.score)
             arms = comparators.get(start, [])
             reading = read(sentence, tail_mention, head_mentions, arms, adverse)
+            if reading is not None and reading.polarity == 0 and self.picker.at_baseline(
+                    sentence):
+                reading = None  # 'similar at baseline': how alike the arms began
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 

@@ -126,6 +126,12 @@ COMPARE_PHRASES = ("compared with", "compared to", "in comparison with", "in com
                    "relative to", "as compared with", "as compared to", "when compared with",
                    "when compared to", "in contrast to", "than", "versus", "vs", "vs.",
                    "over", "against")
+# Units and spans of time: 'over 6 h', 'over the study period' say when, not against what.
+TIME_WORDS = frozenset({"h", "hr", "hrs", "hour", "hours", "min", "minute", "minutes", "day",
+                        "days", "week", "weeks", "month", "months", "year", "years",
+                        "decade", "decades", "period", "course", "time", "follow-up",
+                        "duration", "night", "nights"})
+TIME_LOOKAHEAD = 3  # 'over the first year': the time word within this many tokens
 # Group nouns that stand in for an arm ("in the placebo group").
 CONTROL_WORDS = frozenset({"placebo", "control", "controls", "sham", "usual", "standard",
                            "conventional", "comparator", "untreated", "vehicle",
@@ -187,7 +193,11 @@ DEFINITION_PHRASES = ("outcome was", "outcomes were", "outcomes included", "outc
                       # thought to act through M" stays: it names a mechanism to follow)
                       "is known to", "are known to", "is believed to", "are believed to",
                       "is assumed to", "are assumed to", "have been documented",
-                      "has been documented")
+                      "has been documented",
+                      # how a measure varies with another (dose, concentration), not how
+                      # the arms differ
+                      "relationship between", "correlation between",
+                      "correlations between", "correlated with", "correlation with")
 ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
 LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
 SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
@@ -296,8 +306,12 @@ class Lexicon:
         """Phrase matches (doc positions). Run per sentence: no phrase holds a sentence
         end before its last token, so none crosses from one sentence into the next."""
         found: dict[str, list[tuple[int, int]]] = {name: [] for name in self.LABELS}
+        doc = sentence.doc
         for match_id, start, end in self.phrases(sentence):
-            found[self.names[match_id]].append((start, end))
+            label = self.names[match_id]
+            if label == "COMPARE" and _spans_time(doc, start, end):
+                continue
+            found[label].append((start, end))
         return found
 
     def patterns_in(self, span: Span, words: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
@@ -315,3 +329,13 @@ class Lexicon:
         for match in self.patterns(window, as_spans=True):
             found[match.label_].append((match.start, match.end))
         return found
+
+
+def _spans_time(doc: Doc, start: int, end: int) -> bool:
+    """'over 6 h', 'over the 12-month follow-up': 'over' with a span of time after it says
+    when, not which arm is the reference."""
+    if doc[start].lower_ != "over":
+        return False
+    following = doc[end:min(len(doc), end + TIME_LOOKAHEAD)]
+    return bool(following) and (following[0].like_num or any(
+        t.lower_ in TIME_WORDS for t in following))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy
+from scispacy.abbreviation import find_abbreviation, short_form_filter
 from spacy.attrs import LOWER, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -311,7 +312,30 @@ def abbreviation_pairs(doc: Doc, text: str) -> list[tuple[str, str]]:
         if long_form is not None:
             pairs.setdefault((text[short.start_char:short.end_char],
                               text[long_form.start_char:long_form.end_char]), None)
+    for pair in _abbreviations_before_comma(doc, text):
+        pairs.setdefault(pair, None)
     return list(pairs)
+
+
+# '(TOPAR8, the primary end point)': a short form followed by more words in the
+# parenthesis, which scispacy's detector (one parenthesis, short form alone) passes by.
+_SHORT_THEN_MORE = re.compile(r"\((?P<short>[A-Za-z][\w-]{1,9})[,;] ")
+
+
+def _abbreviations_before_comma(doc: Doc, text: str) -> Iterable[tuple[str, str]]:
+    """Their (short, long) pairs, the long form found as scispacy finds it (Schwartz and
+    Hearst's characters-in-order match over the same window of preceding words)."""
+    for match in _SHORT_THEN_MORE.finditer(text):
+        short = doc.char_span(match.start("short"), match.end("short"))
+        if (short is None or short.start == 0 or not short_form_filter(short)
+                or short.text.islower()):
+            continue
+        length = len(short.text)
+        window = min(length + 5, length * 2)
+        opening = short.start - 1
+        _, long_form = find_abbreviation(doc[max(opening - window, 0):opening], short)
+        if long_form is not None:
+            yield (short.text, text[long_form.start_char:long_form.end_char])
 
 
 @lru_cache(maxsize=4096)

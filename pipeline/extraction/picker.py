@@ -118,6 +118,11 @@ class SentencePicker:
         return bool(sentence.stats or sentence.compares or sentence.nulls) or not (
             RESULT_WORDS.isdisjoint(words) and SIGN_OF.keys().isdisjoint(words))
 
+    @staticmethod
+    def at_baseline(sentence: Sentence) -> bool:
+        """Whether the sentence compares the arms before treatment."""
+        return _has_phrase(sentence, BASELINE_PHRASES)
+
     def pooling_weights(self, scores: Sequence[float]) -> list[float]:
         """Each sentence's weight in pooling: 1 for the best, less for the others."""
         if not scores:

@@ -46,6 +46,7 @@ from pipeline.extraction.stats import Significance, Statistic, nearest_significa
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
+COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 NEGATION_WINDOW = 3  # tokens before a cue in which a negation negates it
 FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer back to it
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
@@ -220,7 +221,7 @@ def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     words = sentence.words
     start = sentence.start
     for i in range(tail.start - 1, sentence.start - 1, -1):
-        if _breaks(words, i) and words[i] != "although":
+        if _breaks(words, i) and (words[i] != "although" or i > sentence.start):
             start = i + 1
             break
     if start == sentence.start and words[start] in CONCESSIONS:
@@ -327,7 +328,11 @@ def _at_risk(words: Sequence[str], i: int) -> bool:
 
 
 def _quantity(words: Sequence[str], i: int) -> bool:
-    """'more than 20%', 'less than 5 days': an amount, not a comparison of arms."""
+    """'more than 20%', 'less than 5 days', 'at least one': an amount, not a comparison
+    of arms; 'least squares mean' names an estimate."""
+    if words[i] == "least" and ((i > 0 and words[i - 1] == "at") or (
+            i + 1 < len(words) and words[i + 1] in ("squares", "square"))):
+        return True
     return (i + 2 < len(words) and words[i + 1] == "than"
             and any(ch.isdigit() for ch in words[i + 2]))
 
@@ -442,14 +447,28 @@ def _numeric_direction(sentence: Sentence, start: int, end: int, heads: Sequence
     values: dict[str, float] = {}
     previous_end = start
     for arm_start, arm_end, role in arms:
-        value = _value_before(sentence.words, max(previous_end, arm_start - NUMBER_LOOKBACK),
-                              arm_start)
+        value = _value_stated_after(sentence.words, arm_end, end)
+        if value is None:
+            value = _value_before(sentence.words,
+                                  max(previous_end, arm_start - NUMBER_LOOKBACK), arm_start)
         previous_end = arm_end
         if value is not None:
             values.setdefault(role, value)
     if len(values) < 2 or values["I"] == values["C"]:
         return None
     return 1 if values["I"] > values["C"] else -1
+
+
+def _value_stated_after(words: Sequence[str], arm_end: int, end: int) -> float | None:
+    """'in the A group was 90% and in the B group, it was 60%': a copula right after the
+    arm, then the arm's value."""
+    for i in range(arm_end, min(end - 1, arm_end + COPULA_LOOKAHEAD)):
+        if words[i] in ("was", "were", "is", "are"):
+            following = words[i + 1]
+            if _NUMBER.match(following):
+                return float(following.rstrip("%").replace(",", "."))
+            return None
+    return None
 
 
 def _value_before(words: Sequence[str], start: int, end: int) -> float | None:

@@ -30,6 +30,9 @@ _INTERVAL = re.compile(
     r"[\dCc](?i:(?:(?<=\d)\d\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)"
     r"|(?<=c)(?<!\wc)I\b)"
     rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*(?:-|to|,)\s*(?P<high>{_NUMBER}))")
+# How far before an interval its estimate may be named ("the risk ratio for X with A
+# versus B was 1.24 (95% CI ...)").
+MEASURE_LOOKBACK = 120
 _MEASURE = re.compile(
     r"\b(a?or|rr|a?hr|irr|rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|"
     r"md|smd|wmd|rd|mean difference|difference|beta|β)\b", re.IGNORECASE)
@@ -93,7 +96,7 @@ def _interval_statistic(match: re.Match[str], sentence: str) -> Statistic | None
     if low is None or high is None:
         return None
     low, high = min(low, high), max(low, high)
-    named = _MEASURE.findall(sentence[max(0, match.start() - 60):match.start()])
+    named = _MEASURE.findall(sentence[max(0, match.start() - MEASURE_LOOKBACK):match.start()])
     measure = named[-1].lower() if named else ""
     if measure in RATIO_MEASURES:
         null: float | None = 1.0
