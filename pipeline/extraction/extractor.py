@@ -186,15 +186,11 @@ class RuleExtractor:
         classifier's reading of the picker's best sentence about the outcome (matched
         loosely if need be), trusted less than a rule reading."""
         settings = self.fallback_settings
-        candidates = list(self._candidates(parsed, query.outcome, heads, tails,
-                                           comparators, True))
+        candidates = self._result_candidates(parsed, query, heads, tails, comparators)
         if not candidates:
             loose = self.locator.mentions(parsed, self.locator.terms(parsed, query.outcome),
                                           settings.min_outcome_score)
-            candidates = list(self._candidates(parsed, query.outcome, heads, loose,
-                                               comparators, True))
-        candidates = [c for c in candidates
-                      if not c.sentence.is_aim and self.picker.states_result(c.sentence)]
+            candidates = self._result_candidates(parsed, query, heads, loose, comparators)
         if not candidates:
             return []
         best = max(candidates, key=lambda c: self._pick_score(parsed, c))
@@ -205,6 +201,15 @@ class RuleExtractor:
         row = self._evidence(query.intervention, query.outcome, reading, confidence,
                              abstract, best.sentence.text)
         return [row] if row is not None else []
+
+    def _result_candidates(self, parsed: ParsedAbstract, query: Query, heads: Mentions,
+                           tails: Mentions, comparators: Mentions) -> list[Candidate]:
+        """Sentences about the outcome that report a result: not aims, not comparisons
+        of the arms at baseline."""
+        return [c for c in self._candidates(parsed, query.outcome, heads, tails, comparators,
+                                            True)
+                if not c.sentence.is_aim and self.picker.states_result(c.sentence)
+                and not self.picker.at_baseline(c.sentence)]
 
     def _pick_score(self, parsed: ParsedAbstract, candidate: Candidate) -> float:
         """The picker's score of a candidate sentence (higher: more likely the result)."""
