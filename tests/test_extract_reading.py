@@ -233,3 +233,13 @@ def test_values_stated_after_their_arms(extractor: RuleExtractor) -> None:
             "taking PUFA was 90% (18 patients) and in the placebo group, it was 60% "
             "(12 patients) (p=0.028).")
     assert polarities(extractor, text, "PUFA", "response to treatment") == [1]
+
+
+def test_a_null_and_a_change_word_in_another_conjunct_do_not_reach_the_tail(
+        extractor: RuleExtractor) -> None:
+    # 'not associated with a greater cough reduction' is the first predicate; after ', and'
+    # the antibiotic 'presented more adverse events' than syrup alone: more (+1)
+    text = ("Additional antibiotic prescription was not associated with a greater cough "
+            "reduction, and presented more adverse events than the homeopathic syrup alone.")
+    assert polarities(extractor, text, "antibiotic", "adverse events",
+                      "homeopathic syrup alone") == [1]

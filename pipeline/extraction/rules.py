@@ -145,8 +145,9 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     hedged = sentence.hedged
     if cue_at is not None and null_span is not None:
         cue_distance = _distance(cue_at, cue_at + 1, tail)
-        if (_distance(*null_span, tail) > cue_distance and not negated
-                and significance is Significance.SIGNIFICANT):
+        if _distance(*null_span, tail) > cue_distance and not negated and (
+                significance is Significance.SIGNIFICANT
+                or _conjoined_apart(words, null_span[1], min(cue_at, tail.start))):
             null_span = None
     graded = _graded_change(words, start, sentence.end) if within else None
     if graded is not None and not negated:
@@ -266,6 +267,12 @@ def _null_follow_up(sentence: Sentence, end: int) -> tuple[int, int] | None:
     return next((s for s in sentence.nulls if first <= s[0] < stop), None)
 
 
+def _conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:
+    """'X was not associated with A, and presented more B': ', and' opens a second
+    predicate between the null and the tail's cue, so the null is not about B."""
+    return any(words[i] == "and" and words[i - 1] == "," for i in range(after + 1, before))
+
+
 def _breaks(words: Sequence[str], i: int) -> bool:
     """A clause boundary; 'X, but not Y, reduced Z' is one clause."""
     return words[i] in CLAUSE_BREAKS and not (
@@ -307,6 +314,8 @@ def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
     if words[at] not in GRADING_WORDS:
         return sign
     for i in (*range(at + 1, min(end, at + 4)), *range(at - 1, max(start, at - 7) - 1, -1)):
+        if i < at and words[i] == ",":
+            break  # 'a greater cough reduction, and more adverse events': another phrase
         if words[i] in CHANGE_WORDS:
             return SIGN_OF[words[i]] * (1 if sign > 0 else -1)
     return sign
