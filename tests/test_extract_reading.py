@@ -243,3 +243,12 @@ def test_a_null_and_a_change_word_in_another_conjunct_do_not_reach_the_tail(
             "reduction, and presented more adverse events than the homeopathic syrup alone.")
     assert polarities(extractor, text, "antibiotic", "adverse events",
                       "homeopathic syrup alone") == [1]
+
+
+def test_a_change_from_the_comparator_starts_there(extractor: RuleExtractor) -> None:
+    # 'reduction from baseline ... in the nateglinide group': glucose fell from its
+    # baseline value with nateglinide (-1); baseline is where the change began
+    text = ("Reduction from baseline in postprandial glucose excursion was significant in "
+            "the nateglinide group (P = 0.037).")
+    assert polarities(extractor, text, "nateglinide", "postprandial glucose excursion",
+                      "baseline") == [-1]

@@ -432,6 +432,8 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
         if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and any(
                 words[j] in ARM_PREPOSITIONS for j in range(max(cue_at, arm_start - 3),
                                                             arm_start)):
+            if words[arm_start - 1] == "from":
+                return role == "I"  # 'a reduction from baseline': the arm it began at
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C"
