@@ -1,5 +1,7 @@
-"""Extraction commands: the grounding audit, the Evidence Inference evaluation, training
-the confidence model, building the MeSH index, and extracting evidence from abstracts.
+"""Extraction commands: training the confidence model, building the MeSH index, and
+extracting evidence from abstracts (`dacg extract ...`); and the grounding audit and the
+Evidence Inference evaluation, which `pipeline/cli.py` files under what a user does:
+`dacg audit grounding` and `dacg eval extractor`.
 
 Expected failures (a missing file, a bad MeSH table) print one line and exit non-zero.
 """
@@ -22,7 +24,8 @@ from pipeline.terminal import command_group, console, fail
 if TYPE_CHECKING:
     from pipeline.extraction.mesh import MeshIndex
 
-app = command_group("Evidence extraction: grounding audit, extractor evaluation.")
+app = command_group("Evidence extraction: train the confidence model, build the MeSH index, "
+                    "extract evidence rows from abstracts.")
 
 EI_DEV = SHARED_DATA / "evidence_inference" / "dev.jsonl"
 EI_TRAIN = SHARED_DATA / "evidence_inference" / "train_evidence.jsonl"
@@ -44,8 +47,6 @@ def _mesh(path: Path | None, with_linker: bool = True) -> MeshIndex:
         raise fail(str(exc)) from None
 
 
-
-@app.command()
 def grounding(
     medevidence: Annotated[Path, typer.Option(
         help="MedEvidence questions (JSONL) whose entities are audited.")] = MEDEVIDENCE_DEV,
@@ -107,7 +108,6 @@ def grounding(
                       f" via {row.grounding.matched!r}", highlight=False, markup=False)
 
 
-@app.command()
 def evaluate(
     data: Annotated[Path, typer.Option(help="Evidence Inference prompts with abstracts "
                                             "(JSONL).")] = EI_DEV,
