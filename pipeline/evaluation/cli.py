@@ -326,29 +326,20 @@ def _medevidence_runs(records: list[Path], data: Path, prm: str | None,
     """(questions, scored runs, each policy's outcomes) for recorded MedEvidence questions;
     every problem is one line."""
     from pipeline.evaluation.harness import scored
-    from pipeline.evaluation.medevidence import DEFINITE
+    from pipeline.evaluation.medevidence import DEFINITE, read_recorded_questions
     from pipeline.evaluation.replay import policies, replay_all
     from pipeline.retrieval.corpus import CorpusError
-    from pipeline.retrieval.medevidence import read_medevidence
     from pipeline.stopping.prm import load_reward_model
-    from pipeline.trajectory import read_records
 
     for path in [*records, data]:
         if not path.is_file():
             raise fail(f"{path}: no such file", 2)
     try:
-        questions = read_medevidence(data)
-        runs = read_records(records)
+        questions, runs = read_recorded_questions(records, data)
         model = load_reward_model(prm)
     except (CorpusError, ValueError, OSError) as error:
         raise fail(str(error)) from None
-    if not runs:
-        raise fail(f"no recorded question in {', '.join(map(str, records))}")
     gold = {q.id: q.answer for q in questions}
-    unknown = sorted(set(runs) - set(gold), key=str)
-    if unknown:
-        raise fail(f"{len(unknown)} recorded queries are not questions of {data}, "
-                   f"e.g. {unknown[0]}")
     runs = scored(runs, model)
     truth = {q: DEFINITE.get(gold[q], "NoEvidence") for q in runs}
     outcomes = replay_all(policies(_thresholds(thresholds)), runs, truth, with_oracle=False)
