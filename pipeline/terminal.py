@@ -4,6 +4,8 @@ how it fails."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -30,6 +32,15 @@ def progress_bar() -> Progress:
     """A transient progress bar on stderr, shown on a terminal only (elsewhere it would add
     a blank line to what must be one line of error)."""
     return Progress(console=errors, transient=True, disable=not errors.is_terminal)
+
+
+@contextmanager
+def counted(description: str, total: int) -> Iterator[Callable[..., None]]:
+    """A progress bar (see progress_bar) over `total` items, and the callback a long job
+    calls to count items done: `advance()` one, `advance(n)` n."""
+    with progress_bar() as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda n=1: progress.advance(task, n)
 
 
 def one_line(error: BaseException) -> str:
