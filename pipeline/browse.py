@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from pipeline.graph.store import DEFAULT_NAMESPACE, check_namespace
+from pipeline.inference.paths import hop_discounts
 from pipeline.model import Entity
 from pipeline.resources import shipped
 from pipeline.settings import redact_uri
@@ -27,8 +28,11 @@ STYLE_FILE = "dacg.grass"
 GUIDE_FILE = "guide.html"
 DEFAULT_HTTP_PORT = 7474
 DEFAULT_GUIDE_PORT = 8474
-# The served guide's first runnable block is replaced by the run's own :param lines.
+# The served guide's first runnable block is replaced by the run's own :param lines, and
+# each block naming a file (`data-file="NAME"`) is filled with that file: the style and the
+# saved queries have one home, the files next to the guide.
 _PARAMS_BLOCK = re.compile(r'(<pre class="code runnable dacg-params">)(.*?)(</pre>)', re.S)
+_FILE_BLOCK = re.compile(r'(<pre class="code runnable" data-file="([\w.]+)">)(</pre>)')
 
 
 def browser_dir() -> Path:
@@ -86,7 +90,26 @@ def param_lines(run_id: str, source: str | None = None, target: str | None = Non
     if source is not None and target is not None:
         values["head"], values["tail"] = values["source"], values["target"]
     values["kg"] = check_namespace(kg)
-    return [f":param {key} => {cypher_string(value)};" for key, value in values.items()]
+    lines = [f":param {key} => {cypher_string(value)};" for key, value in values.items()]
+    # exp(-rho * hops) for 0, 1, 2 hops, the factors the answer engine's paths use
+    discount = ", ".join(repr(factor) for factor in hop_discounts())
+    return [*lines, f":param discount => [{discount}];"]
+
+
+def guide_html(params: list[str] | None = None) -> str:
+    """The guide as served: its style and query blocks filled from `dacg.grass` and the
+    saved queries, and its parameter block showing `params` (else the example values)."""
+    def block(match: re.Match[str]) -> str:
+        name = match.group(2)
+        shown = (":style " + (browser_dir() / STYLE_FILE).read_text(encoding="utf-8")
+                 if name == STYLE_FILE else saved_query(name.removesuffix(".cypher")))
+        return match.group(1) + html.escape(shown.strip(), quote=False) + match.group(3)
+
+    text = _FILE_BLOCK.sub(block, (browser_dir() / GUIDE_FILE).read_text(encoding="utf-8"))
+    if params:
+        lines = html.escape("\n".join(params), quote=False)
+        text = _PARAMS_BLOCK.sub(lambda m: m.group(1) + lines + m.group(3), text, count=1)
+    return text
 
 
 def browse_instructions(run_id: str, browser_url: str, source: str | None = None,
@@ -133,13 +156,10 @@ class _Handler(SimpleHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self) -> None:
-        if urlsplit(self.path).path.lstrip("/") != GUIDE_FILE or not self.params:
+        if urlsplit(self.path).path.lstrip("/") != GUIDE_FILE:
             super().do_GET()
             return
-        text = (Path(self.directory) / GUIDE_FILE).read_text(encoding="utf-8")
-        block = html.escape("\n".join(self.params), quote=False)
-        body = _PARAMS_BLOCK.sub(lambda m: m.group(1) + block + m.group(3), text, count=1)
-        data = body.encode("utf-8")
+        data = guide_html(self.params).encode("utf-8")
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))

@@ -6,7 +6,6 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -47,10 +46,10 @@ from pipeline.terminal import (
     FaultBoundary,
     command_group,
     console,
+    counted,
     errors,
     fail,
     one_line,
-    progress_bar,
 )
 
 app = typer.Typer(help="DACG: drift-aware causal graph search over biomedical literature.",
@@ -137,10 +136,8 @@ def ingest(
         evidence = read_evidence(source)
     except InvalidEvidence as error:
         raise fail(str(error)) from None
-    with graph(store, db) as target, progress_bar() as progress:
-        task = progress.add_task("writing evidence", total=len(evidence))
-        summary = write_in_batches(target, namespace, evidence, batch_size,
-                                   on_batch=lambda n: progress.advance(task, n))
+    with graph(store, db) as target, counted("writing evidence", len(evidence)) as advance:
+        summary = write_in_batches(target, namespace, evidence, batch_size, on_batch=advance)
         stats = target.stats(namespace)
     console.print(f"ingested {summary.rows} rows into namespace {namespace!r}: "
                   f"{summary.new_edges} new edges, {summary.new_evidence} new (edge, PMID) "
@@ -198,9 +195,8 @@ def query(
             answer = answer_from_graph(target, namespace, question)
             stop, run_id, where = None, namespace, namespace
         else:
-            result = run_agent(target, question, source, stopping, budget, prm, record, offline,
-                               dacg_policy(in_force), extractor)
-            answer, stop, run_id = result.answer, result.stop, result.run_id
+            answer, stop, run_id = run_agent(target, question, source, stopping, budget, prm,
+                                             record, offline, dacg_policy(in_force), extractor)
             where = run_id
         evidence = explain_edges(target, where, answer.explanation) if explain else {}
         body = direct_body(target, where, answer)
@@ -209,8 +205,9 @@ def query(
 
 def run_agent(store: GraphStore, question: Query, source: str, stopping: StoppingPolicy,
               budget: int, prm: str | None, record: Path | None, offline: bool,
-              rules: DACGPolicy, kind: ExtractorKind) -> AgentResult:
-    """Build the source, extractor and reward model and run the controller."""
+              rules: DACGPolicy, kind: ExtractorKind) -> tuple[Answer, StopDecision, str]:
+    """Build the source, extractor and reward model and run the controller: the answer,
+    where the run stopped, and the run id."""
     from pipeline.controller import Controller
     from pipeline.extraction.extractor import Extractor, default_extractor
     from pipeline.extraction.llm import LLMError, LLMExtractor
@@ -242,8 +239,8 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
     from pipeline.answer import Answer, explain
 
     explanation, terms = explain(store, run.run_id, run.paths, run.posterior)
-    return AgentResult(Answer(run.query, run.posterior, run.paths, explanation, terms),
-                       run.stop, run.run_id)
+    return (Answer(run.query, run.posterior, run.paths, explanation, terms), run.stop,
+            run.run_id)
 
 
 def thresholds_in_force(path: Path | None) -> Thresholds:
@@ -353,9 +350,8 @@ def demo() -> None:
     started = time.perf_counter()
     try:
         thresholds = load_thresholds(shipped(WORLD_THRESHOLDS))
-        with progress_bar() as progress:
-            task = progress.add_task("reading the test split", total=140)
-            runs, truth, questions = record_test_split(lambda: progress.advance(task))
+        with counted("reading the test split", 140) as advance:
+            runs, truth, questions = record_test_split(advance)
     except (ValueError, OSError, KeyError) as error:
         raise fail(str(error)) from None
     outcomes = replay_demo(runs, truth, thresholds)
@@ -491,13 +487,6 @@ STOP_REASONS = {
     "source_dry": "the source ran dry",
     "fixed_k": "the fixed budget k was reached",
 }
-
-
-@dataclass(frozen=True)
-class AgentResult:
-    answer: Answer
-    stop: StopDecision
-    run_id: str
 
 
 def signed(polarity: int) -> str:

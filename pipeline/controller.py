@@ -104,6 +104,18 @@ class Controller:
                  budget: int = BUDGET, constraints: SearchConstraints | None = None,
                  on_step: Callable[[StepRecord], None] | None = None,
                  rules: DACGPolicy | None = None) -> None:
+        """Args:
+            store: the graph each run writes into, in its own namespace.
+            source: the literature the run reads, one batch of abstracts per step.
+            extractor: reads (head, tail, polarity, confidence) triples from an abstract.
+            policy: when to stop; None reads until the budget or the source runs out.
+            reward_model: the PRM scoring each step (rewards in [0, 1]); None: no rewards.
+            budget: the most retrieval steps a run may take.
+            constraints: search limits (years, publication types, batch size) handed to
+                the source; None: the source's defaults.
+            on_step: called with each step's record as soon as it is complete.
+            rules: DACG with the thresholds in force, whose rule flags each step records.
+        """
         self.store, self.source, self.extractor = store, source, extractor
         self.policy, self.reward_model, self.rules = policy, reward_model, rules
         self.budget, self.constraints, self.on_step = budget, constraints, on_step

@@ -3,6 +3,9 @@ how it fails."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -31,6 +34,15 @@ def progress_bar() -> Progress:
     return Progress(console=errors, transient=True, disable=not errors.is_terminal)
 
 
+@contextmanager
+def counted(description: str, total: int) -> Iterator[Callable[..., None]]:
+    """A progress bar (see progress_bar) over `total` items, and the callback a long job
+    calls to count items done: `advance()` one, `advance(n)` n."""
+    with progress_bar() as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda n=1: progress.advance(task, n)
+
+
 def one_line(error: BaseException) -> str:
     """A fault as one line: an OSError names its file; nothing spans lines."""
     if isinstance(error, RecursionError):
@@ -49,6 +61,23 @@ class FaultBoundary(TyperGroup):
             return super().invoke(ctx)
         except FAULTS as error:
             raise fail(one_line(error)) from None
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The subcommand, its help text unwrapped (see `unwrapped`): both its own `--help`
+        and this group's command list reach it through here."""
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and command.help:
+            command.help = unwrapped(command.help)
+        return command
+
+
+def unwrapped(text: str) -> str:
+    """A docstring with each paragraph on one line. Typer 0.29 (rich markup mode) keeps a
+    docstring's single line breaks in a group's command list and in every paragraph after
+    the first, so a docstring wrapped at the source's 100 columns would show in `--help`
+    broken mid-sentence; rich wraps the joined lines to the terminal instead."""
+    return "\n\n".join(" ".join(paragraph.split())
+                        for paragraph in inspect.cleandoc(text).split("\n\n"))
 
 
 def command_group(help_text: str) -> typer.Typer:

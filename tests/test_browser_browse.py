@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from urllib.error import HTTPError
@@ -30,12 +31,16 @@ def test_cypher_string_escapes_quotes_and_backslashes() -> None:
     assert cypher_string("crohn's \\ x") == "'crohn\\'s \\\\ x'"
 
 
+# exp(-rho * hops) for 0, 1 and 2 hops with rho = 1, as repr prints them
+DISCOUNT = (f":param discount => [1.0, {math.exp(-1)!r}, {math.exp(-2)!r}];")
+
+
 def test_param_lines_normalise_names_like_dacg_query() -> None:
     assert param_lines("run-1", "Zinc ", "Common  Cold") == [
         ":param run => 'run-1';", ":param source => 'zinc';",
         ":param target => 'common cold';", ":param head => 'zinc';",
-        ":param tail => 'common cold';", ":param kg => 'kg';"]
-    assert param_lines("run-1") == [":param run => 'run-1';", ":param kg => 'kg';"]
+        ":param tail => 'common cold';", ":param kg => 'kg';", DISCOUNT]
+    assert param_lines("run-1") == [":param run => 'run-1';", ":param kg => 'kg';", DISCOUNT]
 
 
 @pytest.mark.parametrize("run_id", ["", "x'}) DETACH DELETE n //", "a b"])

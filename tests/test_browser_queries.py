@@ -13,8 +13,16 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from pipeline.browse import SAVED_QUERIES, STYLE_FILE, browser_dir, param_lines, saved_query
+from pipeline.browse import (
+    SAVED_QUERIES,
+    STYLE_FILE,
+    browser_dir,
+    guide_html,
+    param_lines,
+    saved_query,
+)
 from pipeline.graph.neo4j_store import Neo4jStore
+from pipeline.inference.paths import hop_discounts
 from pipeline.model import Evidence, make_evidence
 
 neo4j = pytest.mark.neo4j
@@ -95,7 +103,7 @@ def test_run_subgraph_is_the_whole_run_and_nothing_else(neo4j_driver: Driver,
 def test_top_paths_strongest_first_as_the_answer_engine(neo4j_driver: Driver,
                                                         graph: dict[str, str]) -> None:
     rows = run(neo4j_driver, "top_paths", run=graph["run"], source="zinc",
-               target="common cold")
+               target="common cold", discount=hop_discounts())
     assert scalars(rows) == [
         {"route": ["Zinc", "common cold"], "polarities": [-1], "beliefs": [0.8], "hops": 1,
          "strength": round(0.8 * math.exp(-1), 12)},
@@ -107,7 +115,8 @@ def test_top_paths_strongest_first_as_the_answer_engine(neo4j_driver: Driver,
     engine = Neo4jStore(neo4j_driver).paths(graph["run"], "zinc", "common cold")
     assert [[n["id"] for n in r["path"].nodes] for r in
             neo4j_driver.execute_query(saved_query("top_paths"), run=graph["run"],
-                                       source="zinc", target="common cold").records
+                                       source="zinc", target="common cold",
+                                       discount=hop_discounts()).records
             ] == [list(p.nodes) for p in engine]
     assert [r["strength"] for r in rows] == pytest.approx([p.strength for p in engine],
                                                           rel=1e-12)
@@ -122,10 +131,12 @@ def test_top_paths_keeps_five_and_finds_none_for_unknown_entities(
                 + [make_evidence("a", f"m{i}", 1, 0.1 * (i + 1), str(10 + i)) for i in range(6)]
                 + [make_evidence(f"m{i}", "b", -1, 0.5, str(20 + i)) for i in range(6)])
     try:
-        rows = run(neo4j_driver, "top_paths", run=ns, source="a", target="b")
+        rows = run(neo4j_driver, "top_paths", run=ns, source="a", target="b",
+                   discount=hop_discounts())
         assert [r["route"] for r in rows] == [["a", "b"]] + [["a", f"m{i}", "b"]
                                                              for i in (5, 4, 3, 2)]
-        assert run(neo4j_driver, "top_paths", run=ns, source="a", target="zz") == []
+        assert run(neo4j_driver, "top_paths", run=ns, source="a", target="zz",
+                   discount=hop_discounts()) == []
     finally:
         store.drop(ns)
 
@@ -184,7 +195,8 @@ def test_param_lines_are_cypher_literals_of_the_values(neo4j_driver: Driver) -> 
         values[key] = records[0]["v"]
     assert values == {"run": "run-1", "source": "crohn's disease",
                       "target": "5'-nucleotidase \\ x", "head": "crohn's disease",
-                      "tail": "5'-nucleotidase \\ x", "kg": "kg"}
+                      "tail": "5'-nucleotidase \\ x", "kg": "kg",
+                      "discount": [1.0, math.exp(-1), math.exp(-2)]}
 
 
 def test_every_saved_query_uses_only_the_printed_parameters() -> None:
@@ -195,13 +207,16 @@ def test_every_saved_query_uses_only_the_printed_parameters() -> None:
         assert used and used <= printed, name
 
 
-def test_the_guide_holds_the_saved_queries_and_the_style_verbatim() -> None:
+def test_the_served_guide_holds_the_saved_queries_and_the_style_verbatim() -> None:
     folder = browser_dir()
-    guide = (folder / "guide.html").read_text(encoding="utf-8")
+    guide = guide_html()
     blocks = [html.unescape(b).strip() for b in re.findall(
-        r'<pre class="code runnable[^"]*">(.*?)</pre>', guide, re.S)]
+        r'<pre class="code runnable[^"]*"[^>]*>(.*?)</pre>', guide, re.S)]
     assert blocks[0].splitlines() == [line.replace("run-r", "run-abc") for line in
                                       param_lines("run-r", "zinc", "common cold")]
     assert blocks[1] == ":style " + (folder / STYLE_FILE).read_text(encoding="utf-8").strip()
     assert blocks[2:] == [saved_query(name).strip() for name in SAVED_QUERIES]
     assert guide.count("<slide") == len(blocks)
+    served = guide_html(param_lines("run-r", "zinc", "common cold"))
+    params = served.split("dacg-params", 1)[1].split("</pre>", 1)[0]
+    assert "'run-abc'" not in params and ":param run =&gt; 'run-r';" in params

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.evaluation.medevidence import DEFINITE
 from pipeline.model import Abstract, Entity, Label, Query
 from pipeline.resources import SHARED_DATA
 from pipeline.retrieval.medevidence import (
@@ -101,7 +102,7 @@ def test_dev_questions_load_with_mapped_labels() -> None:
         "insufficient data": 17}
     assert Counter(q.label for q in questions) == {
         Label.NO_EFFECT: 33, Label.INCREASES: 24, Label.DECREASES: 21, Label.NO_EVIDENCE: 39}
-    assert sum(q.scorable for q in questions) == 78
+    assert sum(q.answer in DEFINITE for q in questions) == 78  # the 3-way questions
     assert all(q.intervention and q.outcome for q in questions)
     assert sum(q.comparator is None for q in questions) == 0  # 17, 18 split on "concentration"
     for q in questions:

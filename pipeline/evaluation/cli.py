@@ -15,7 +15,7 @@ from rich.table import Table
 from pipeline.resources import SHARED_DATA
 from pipeline.stopping.policies import Thresholds
 from pipeline.stopping.thresholds import FROZEN_THRESHOLDS
-from pipeline.terminal import command_group, console, errors, fail, progress_bar
+from pipeline.terminal import command_group, console, counted, errors, fail
 from pipeline.trajectory import SPLITS
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
@@ -150,10 +150,9 @@ def record(
     except ValueError as error:
         raise fail(f"{out}: not a trajectory file ({error})") from None
     started = time.perf_counter()
-    with progress_bar() as progress:
-        task = progress.add_task("recording", total=pending)
+    with counted("recording", pending) as advance:
         count = record_queries(benchmark, chosen, out, budget, jobs,
-                               on_query=lambda _: progress.advance(task), opened=opened)
+                               on_query=lambda _: advance(), opened=opened)
     console.print(f"recorded {count} queries in {time.perf_counter() - started:.1f} s "
                   f"({len(chosen) - count} were already in {out})", highlight=False)
 
@@ -176,10 +175,8 @@ def tune(
     runs, truth, _ = _load(records, queries, prm, "validation")
     prm_dir = prm_folder(prm)
     evaluated = {q: s for q, s in runs.items() if truth[q] in EVALUATED}
-    with progress_bar() as progress:
-        task = progress.add_task("tuning on validation", total=grid_size())
-        tuned, results = tune_thresholds(evaluated, truth, EVALUATED,
-                                         on_point=lambda: progress.advance(task))
+    with counted("tuning on validation", grid_size()) as advance:
+        tuned, results = tune_thresholds(evaluated, truth, EVALUATED, on_point=advance)
     config = {
         "thresholds": asdict(tuned),
         "tuned_on": {"split": "validation", "queries": len(evaluated),
@@ -326,29 +323,20 @@ def _medevidence_runs(records: list[Path], data: Path, prm: str | None,
     """(questions, scored runs, each policy's outcomes) for recorded MedEvidence questions;
     every problem is one line."""
     from pipeline.evaluation.harness import scored
-    from pipeline.evaluation.medevidence import DEFINITE
+    from pipeline.evaluation.medevidence import DEFINITE, read_recorded_questions
     from pipeline.evaluation.replay import policies, replay_all
     from pipeline.retrieval.corpus import CorpusError
-    from pipeline.retrieval.medevidence import read_medevidence
     from pipeline.stopping.prm import load_reward_model
-    from pipeline.trajectory import read_records
 
     for path in [*records, data]:
         if not path.is_file():
             raise fail(f"{path}: no such file", 2)
     try:
-        questions = read_medevidence(data)
-        runs = read_records(records)
+        questions, runs = read_recorded_questions(records, data)
         model = load_reward_model(prm)
     except (CorpusError, ValueError, OSError) as error:
         raise fail(str(error)) from None
-    if not runs:
-        raise fail(f"no recorded question in {', '.join(map(str, records))}")
     gold = {q.id: q.answer for q in questions}
-    unknown = sorted(set(runs) - set(gold), key=str)
-    if unknown:
-        raise fail(f"{len(unknown)} recorded queries are not questions of {data}, "
-                   f"e.g. {unknown[0]}")
     runs = scored(runs, model)
     truth = {q: DEFINITE.get(gold[q], "NoEvidence") for q in runs}
     outcomes = replay_all(policies(_thresholds(thresholds)), runs, truth, with_oracle=False)

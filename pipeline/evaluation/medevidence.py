@@ -35,8 +35,8 @@ from pipeline.inference.evidence_body import (
     firmness_rule_from_json,
 )
 from pipeline.resources import shipped
-from pipeline.retrieval.medevidence import MedEvidenceQuestion
-from pipeline.trajectory import StepRecord
+from pipeline.retrieval.medevidence import MedEvidenceQuestion, read_medevidence
+from pipeline.trajectory import StepRecord, read_records
 
 ANSWERS = ("higher", "lower", "no difference", "uncertain effect", "insufficient data")
 DEFINITE = {"higher": "Increases", "lower": "Decreases", "no difference": "NoEffect"}
@@ -50,6 +50,24 @@ MIN_SHARE_GRID = (0.0, 0.6, 0.9)
 MIN_SUPPORT_GRID = (0.0, 0.2, 0.4)
 MIN_PARTICIPANTS_GRID = (0, 100, 200, 300)
 Sizes = Mapping[str, int]  # PMID -> participants, for the studies that state it
+
+
+def read_recorded_questions(records: list[Path], data: Path
+                            ) -> tuple[list[MedEvidenceQuestion], dict[str, list[StepRecord]]]:
+    """Every question of the MedEvidence file `data` and the recorded runs in `records`,
+    each of which must be one of its questions. Raises CorpusError (a bad question line),
+    ValueError (a bad record, no record, a record of another question) and OSError, each
+    with a one-line message."""
+    questions = read_medevidence(data)
+    runs = read_records(records)
+    if not runs:
+        raise ValueError(f"no recorded question in {', '.join(map(str, records))}")
+    gold = {q.id for q in questions}
+    unknown = sorted(set(runs) - gold, key=str)
+    if unknown:
+        raise ValueError(f"{len(unknown)} recorded queries are not questions of {data}, "
+                         f"e.g. {unknown[0]}")
+    return questions, runs
 
 
 def evidence_body(read: Sequence[StepRecord], sizes: Sizes) -> EvidenceBody:

@@ -49,17 +49,6 @@ def ground_entities(mesh: MeshIndex, entities: Iterable[tuple[str, str, str]],
     return out
 
 
-def medevidence_entities(path: Path) -> list[tuple[str, str, str]]:
-    """The intervention and outcome of every MedEvidence question."""
-    from pipeline.retrieval.medevidence import read_medevidence
-
-    rows = []
-    for question in filter(lambda q: q.understood, read_medevidence(path)):
-        rows.append((question.id, "intervention", question.intervention))
-        rows.append((question.id, "outcome", question.outcome))
-    return rows
-
-
 @dataclass(frozen=True)
 class AuditSummary:
     """Cumulative grounding rates over entity mentions and over distinct texts."""

@@ -4,7 +4,7 @@ The rules decide the polarity; a small multinomial logistic regression over the 
 signals (its polarity, cue strength, significance, negation, hedging, comparator flip,
 how well the outcome matched) estimates the probability that the polarity is correct, and
 that probability becomes the row's confidence. It is trained on Evidence Inference
-evidence passages of articles outside the dev set (`dacg eval extractor train`); its
+evidence passages of articles outside the dev set (`dacg extract train`); its
 weights are a small JSON file in data/models/ that the command reproduces exactly.
 On the dev set it lifts macro-F1 by under a point (docs/extraction.md); its main purpose
 is that confidences mean something to the noisy-OR belief downstream.

@@ -1,5 +1,7 @@
-"""Extraction commands: the grounding audit, the Evidence Inference evaluation, training
-the confidence model, building the MeSH index, and extracting evidence from abstracts.
+"""Extraction commands: training the confidence model, building the MeSH index, and
+extracting evidence from abstracts (`dacg extract ...`); and the grounding audit and the
+Evidence Inference evaluation, which `pipeline/cli.py` files under what a user does:
+`dacg audit grounding` and `dacg eval extractor`.
 
 Expected failures (a missing file, a bad MeSH table) print one line and exit non-zero.
 """
@@ -15,14 +17,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from pipeline.jsonl import read_jsonl_objects
 from pipeline.resources import SHARED_DATA
 from pipeline.terminal import command_group, console, fail
 
 if TYPE_CHECKING:
     from pipeline.extraction.mesh import MeshIndex
 
-app = command_group("Evidence extraction: grounding audit, extractor evaluation.")
+app = command_group("Evidence extraction: train the confidence model, build the MeSH index, "
+                    "extract evidence rows from abstracts.")
 
 EI_DEV = SHARED_DATA / "evidence_inference" / "dev.jsonl"
 EI_TRAIN = SHARED_DATA / "evidence_inference" / "train_evidence.jsonl"
@@ -44,8 +46,6 @@ def _mesh(path: Path | None, with_linker: bool = True) -> MeshIndex:
         raise fail(str(exc)) from None
 
 
-
-@app.command()
 def grounding(
     medevidence: Annotated[Path, typer.Option(
         help="MedEvidence questions (JSONL) whose entities are audited.")] = MEDEVIDENCE_DEV,
@@ -63,11 +63,11 @@ def grounding(
         TIERS,
         ground_entities,
         linker_precision,
-        medevidence_entities,
         summarise,
     )
+    from pipeline.retrieval.medevidence import endpoint_mentions, read_medevidence
 
-    entities = medevidence_entities(_existing(medevidence, "MedEvidence file"))
+    entities = endpoint_mentions(read_medevidence(_existing(medevidence, "MedEvidence file")))
     index = _mesh(mesh, linker)
     rows = ground_entities(index, entities, linker)
     summary = summarise(rows)
@@ -107,7 +107,6 @@ def grounding(
                       f" via {row.grounding.matched!r}", highlight=False, markup=False)
 
 
-@app.command()
 def evaluate(
     data: Annotated[Path, typer.Option(help="Evidence Inference prompts with abstracts "
                                             "(JSONL).")] = EI_DEV,
@@ -224,7 +223,8 @@ def abstracts(
     """Evidence rows (the `dacg ingest` format) from a JSONL of abstracts for one query."""
     from pipeline.extraction.extractor import default_extractor
     from pipeline.extraction.resolve import EntityResolver
-    from pipeline.model import Abstract, InvalidEvidence, Query
+    from pipeline.model import InvalidEvidence, Query
+    from pipeline.retrieval.corpus import read_abstract_rows
 
     index_ = _mesh(mesh) if mesh else None
     resolver = EntityResolver(index_)
@@ -236,18 +236,13 @@ def abstracts(
     except InvalidEvidence as exc:
         raise fail(str(exc), 2) from None
     extractor = default_extractor(index_)
-    for number, row in read_jsonl_objects(_existing(source, "abstracts file")):
-        if "pmid" not in row:
-            raise fail(f"{source}:{number}: missing field 'pmid'")
-        abstract = Abstract(str(row["pmid"]), str(row.get("title") or ""),
-                            str(row.get("abstract") or row.get("text") or ""),
-                            row.get("year") if isinstance(row.get("year"), int) else None)
+    for abstract in read_abstract_rows(_existing(source, "abstracts file")):
         for evidence in extractor.extract(abstract, query, mediators):
-                sys.stdout.write(json.dumps({
-                    "head": evidence.head.name, "tail": evidence.tail.name,
-                    "polarity": int(evidence.polarity), "confidence": evidence.confidence,
-                    "pmid": evidence.pmid, "sentence": evidence.sentence,
-                    "extractor": evidence.extractor, "year": evidence.year}) + "\n")
+            sys.stdout.write(json.dumps({
+                "head": evidence.head.name, "tail": evidence.tail.name,
+                "polarity": int(evidence.polarity), "confidence": evidence.confidence,
+                "pmid": evidence.pmid, "sentence": evidence.sentence,
+                "extractor": evidence.extractor, "year": evidence.year}) + "\n")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ by a TF-IDF (word 1-2-grams) + multinomial logistic regression into decrease / n
 difference / increase. It never overrides a rule reading: on sentences the rules can read
 a classifier of this size reads direction worse than they do (docs/extraction.md). It is
 trained on Evidence Inference evidence passages of articles outside the dev set
-(`dacg eval extractor train`), and stored as a small JSON file of terms, idf and weights;
+(`dacg extract train`), and stored as a small JSON file of terms, idf and weights;
 inference is plain Python (no scikit-learn at extraction time).
 """
 

@@ -58,6 +58,11 @@ class EmbeddedStore:
     """Evidence graph in a SQLite file (or memory) inside this process."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
+        """Args:
+            path: the SQLite file (its folder is made if missing), or ":memory:" for a
+                scratch store that ends with the process. A file another process holds is
+                waited for up to LOCK_WAIT_SECONDS (5 s).
+        """
         if str(path) != ":memory:":
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -125,6 +125,10 @@ class Neo4jStore:
     sentences, ...}]->(:Entity), one edge per polarity, its evidence as parallel lists."""
 
     def __init__(self, driver: Driver, database: str | None = None) -> None:
+        """Args:
+            driver: an open neo4j driver (the store does not close it before `close`).
+            database: the Neo4j database name; None is the server's default database.
+        """
         self._driver = driver
         self._database = database
         self._schema_ready = False

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from pipeline.jsonl import JsonlError, read_jsonl
+from pipeline.jsonl import JsonlError, read_jsonl, read_jsonl_objects
 from pipeline.model import Abstract, Query
 from pipeline.retrieval.pubmed_xml import parse_pubmed_xml
 from pipeline.retrieval.source import (
@@ -113,6 +113,20 @@ def read_jsonl_corpus(path: Path | str) -> list[Abstract]:
         return [_jsonl_record(row, f"{path}:{number}") for number, row in read_jsonl(path)]
     except JsonlError as error:
         raise CorpusError(str(error)) from None
+
+
+def read_abstract_rows(path: Path | str) -> Iterator[Abstract]:
+    """The abstracts of a JSONL file one at a time, read leniently for extracting evidence
+    from them (`dacg extract abstracts`): a pmid, and optionally a title, the text as
+    'abstract' or 'text', and a year (kept when it is an integer). CorpusError names a
+    line without a pmid; JsonlError, a line that is not a JSON object."""
+    for number, row in read_jsonl_objects(path):
+        if "pmid" not in row:
+            raise CorpusError(f"{path}:{number}: missing field 'pmid'")
+        year = row.get("year")
+        yield Abstract(str(row["pmid"]), str(row.get("title") or ""),
+                       str(row.get("abstract") or row.get("text") or ""),
+                       year if isinstance(year, int) else None)
 
 
 def _jsonl_record(row: Any, where: str) -> Abstract:

@@ -93,11 +93,6 @@ class MedEvidenceQuestion:
         return bool(self.intervention and self.outcome)
 
     @property
-    def scorable(self) -> bool:
-        """Whether the review states a direction or a null (else it is NoEvidence)."""
-        return self.label is not Label.NO_EVIDENCE
-
-    @property
     def query(self) -> Query:
         comparator = (Entity.from_name(self.comparator, "comparator")
                       if self.comparator else None)
@@ -160,6 +155,16 @@ def _arms_key(query: Query) -> tuple[str, str, str]:
 def read_medevidence(path: Path | str) -> list[MedEvidenceQuestion]:
     """Every question of a MedEvidence JSONL file; CorpusError names the file and line."""
     return parse_jsonl(path, _question, CorpusError)
+
+
+def endpoint_mentions(questions: Iterable[MedEvidenceQuestion]) -> list[tuple[str, str, str]]:
+    """(question id, role, text) for the intervention and the outcome of every question
+    whose wording was understood: the mentions the grounding audit looks up."""
+    rows = []
+    for question in filter(lambda q: q.understood, questions):
+        rows.append((question.id, "intervention", question.intervention))
+        rows.append((question.id, "outcome", question.outcome))
+    return rows
 
 
 def _field(row: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:

@@ -137,7 +137,20 @@ class RequestsTransport:
 
 @dataclass(frozen=True, slots=True)
 class PubMedConfig:
-    """Where and how to ask NCBI. The API key is excluded from repr so it never prints."""
+    """Where and how to ask NCBI. The API key is excluded from repr so it never prints.
+
+    Args:
+        base_url: the E-utilities base URL.
+        tool, email: identify the caller to NCBI, as its usage policy asks.
+        api_key: an NCBI API key (raises the rate limit from 3 to 10 requests per second).
+        requests_per_second: overrides the rate limit that the key implies.
+        retries: how often a failed request is retried (connection errors, 429, 5xx).
+        backoff_factor: seconds of exponential back-off between retries (urllib3 Retry).
+        timeout: seconds to wait for an answer.
+        batch_size: abstracts fetched per retrieval step.
+        min_year, max_year: publication years searched when a query sets none.
+        post_threshold: ids in one EFetch above which it is a POST rather than a GET.
+    """
 
     base_url: str = DEFAULT_BASE_URL
     tool: str = "dacg"
@@ -189,6 +202,13 @@ class PubMedClient:
 
     def __init__(self, config: PubMedConfig | None = None, transport: Transport | None = None,
                  cache: ResponseCache | None = None) -> None:
+        """Args:
+            config: where and how to ask NCBI; None reads NCBI_API_KEY and NCBI_EMAIL
+                from the environment (PubMedConfig.from_env).
+            transport: sends the HTTP requests; None is requests with the config's rate
+                limit (3 or 10 requests per second), retries, back-off and timeout.
+            cache: answers stored on disk and replayed; None asks NCBI every time.
+        """
         self.config = config or PubMedConfig.from_env()
         self.transport = transport or RequestsTransport(
             shared_limiter(self.config.rate), self.config.retries, self.config.backoff_factor,

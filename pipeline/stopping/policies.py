@@ -102,7 +102,15 @@ def _first_reason(rules: Sequence[StoppingPolicy], steps: Sequence[StepRecord]) 
 @dataclass(frozen=True)
 class DACGPolicy:
     """DACG: KL, else PRM decline, else PRM convergence (the order of the paper's loop,
-    lines 6-8); the reason is the first rule that fires."""
+    lines 6-8); the reason is the first rule that fires.
+
+    Args:
+        delta: the KL threshold (nats) of the KL rule.
+        alpha: the PRM decline threshold, in reward units (rewards lie in [0, 1]).
+        alpha_c: the PRM convergence threshold: the largest spread (max - min, reward
+            units) of the last `window` rewards that counts as a plateau.
+        window: how many recent steps (>= 2) the convergence rule looks at.
+    """
 
     delta: float = DELTA
     alpha: float = ALPHA
@@ -124,30 +132,34 @@ class DACGPolicy:
 
 
 @dataclass(frozen=True)
-class KLOnly:
-    """The paper's ablation DACG_KL: KL convergence alone, no PRM."""
+class KLOnly(KLRule):
+    """The paper's ablation DACG_KL: the KL rule alone as a policy, no PRM.
 
-    delta: float = DELTA
-    name: str = field(default="kl", init=False)
-
-    def fires(self, steps: Sequence[StepRecord]) -> str | None:
-        return KLRule(self.delta).fires(steps)
+    Args:
+        delta: the KL threshold (nats); stop once D_KL(q_t || q_{t-1}) < delta.
+    """
 
 
 @dataclass(frozen=True)
-class PRMOnly:
-    """The paper's ablation DACG_PRM: PRM decline alone (no KL, no PRM convergence)."""
+class PRMOnly(PRMDecline):
+    """The paper's ablation DACG_PRM: the PRM decline rule alone as a policy (no KL, no
+    PRM convergence), named 'prm'.
 
-    alpha: float = ALPHA
+    Args:
+        alpha: how far (in reward units, rewards in [0, 1]) the reward may fall below its
+            best so far before the policy stops.
+    """
+
     name: str = field(default="prm", init=False)
-
-    def fires(self, steps: Sequence[StepRecord]) -> str | None:
-        return PRMDecline(self.alpha).fires(steps)
 
 
 @dataclass(frozen=True)
 class FixedBudget:
-    """Read exactly k steps (k = 1 is single pass), or until the source runs dry."""
+    """Read exactly k steps (k = 1 is single pass), or until the source runs dry.
+
+    Args:
+        k: the number of retrieval steps to read (>= 1).
+    """
 
     k: int
 

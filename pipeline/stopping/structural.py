@@ -10,22 +10,45 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from pipeline.trajectory import StepRecord
 
 
 @dataclass(frozen=True)
 class DensityStability:
-    """Stop when the graph density changed by at most `epsilon` since the previous step."""
+    """Stop when the graph density changed by at most `epsilon` since the previous step.
+
+    Args:
+        epsilon: the largest change in density (edges / possible edges, a fraction) that
+            counts as stable.
+    """
 
     epsilon: float = 0.0
     name: str = field(default="density", init=False)
 
     def fires(self, steps: Sequence[StepRecord]) -> str | None:
-        if len(steps) < 2 or not steps[-1].informed:
+        if not _past_window(steps, 1):
             return None
         change = abs(steps[-1].graph["density"] - steps[-2].graph["density"])
         return "density_stable" if change <= self.epsilon else None
+
+
+class _OverWindow:
+    """A rule over the last `window` steps (>= 1), checked when it is made."""
+
+    window: int
+    requirement: ClassVar[str]  # the error's opening words when the window is too short
+
+    def __post_init__(self) -> None:
+        if self.window < 1:
+            raise ValueError(f"{self.requirement}, got {self.window}")
+
+
+def _past_window(steps: Sequence[StepRecord], window: int) -> bool:
+    """Whether a rule over the last `window` steps may fire at steps[-1]: a step before the
+    window to compare with, and an informed posterior (SPEC §4)."""
+    return len(steps) > window and steps[-1].informed
 
 
 def _path_keys(step: StepRecord) -> set[tuple[str, ...]]:
@@ -33,19 +56,20 @@ def _path_keys(step: StepRecord) -> set[tuple[str, ...]]:
 
 
 @dataclass(frozen=True)
-class PathDiscovery:
+class PathDiscovery(_OverWindow):
     """Stop when the last `window` steps found no causal path (an E1 -> E2 node sequence
-    among the top paths) that no earlier step had shown."""
+    among the top paths) that no earlier step had shown.
+
+    Args:
+        window: how many recent steps (retrieval steps, >= 1) must bring no new path.
+    """
 
     window: int = 1
     name: str = field(default="path_discovery", init=False)
-
-    def __post_init__(self) -> None:
-        if self.window < 1:
-            raise ValueError(f"path discovery needs a window of >= 1 steps, got {self.window}")
+    requirement: ClassVar[str] = "path discovery needs a window of >= 1 steps"
 
     def fires(self, steps: Sequence[StepRecord]) -> str | None:
-        if len(steps) <= self.window or not steps[-1].informed:
+        if not _past_window(steps, self.window):
             return None
         seen: set[tuple[str, ...]] = set()
         for step in steps[:-self.window]:
@@ -59,20 +83,23 @@ class PathDiscovery:
 
 
 @dataclass(frozen=True)
-class EvidencePlateau:
+class EvidencePlateau(_OverWindow):
     """Stop when the evidence in the graph grew by less than `growth` (a fraction) over
-    the last `window` steps: (E_t - E_{t-w}) / E_{t-w} < growth."""
+    the last `window` steps: (E_t - E_{t-w}) / E_{t-w} < growth.
+
+    Args:
+        growth: the relative growth of the evidence count (a fraction: 0.1 is 10%) below
+            which the evidence has plateaued.
+        window: how many steps (>= 1) the growth is measured over.
+    """
 
     growth: float = 0.1
     window: int = 3
     name: str = field(default="evidence_plateau", init=False)
-
-    def __post_init__(self) -> None:
-        if self.window < 1:
-            raise ValueError(f"an evidence plateau needs a window of >= 1, got {self.window}")
+    requirement: ClassVar[str] = "an evidence plateau needs a window of >= 1"
 
     def fires(self, steps: Sequence[StepRecord]) -> str | None:
-        if len(steps) <= self.window or not steps[-1].informed:
+        if not _past_window(steps, self.window):
             return None
         before = steps[-1 - self.window].graph["evidence"]
         if before <= 0:
