@@ -30,9 +30,10 @@ from pipeline.simulation.calibrated import (
     plan_calibrated,
     render_calibrated,
 )
-from pipeline.simulation.literature import SimConfig, SimQuery, SimulationError
 from pipeline.simulation.surrogate import direct_posterior, measure_reading_model, trajectory
 from pipeline.simulation.targets import PAPER_TARGETS, POLICY_ROWS, baseline_statistics
+from pipeline.simulation.vocabulary import SimulationError
+from pipeline.simulation.world import SimConfig, SimQuery
 from pipeline.trajectory import StepRecord
 
 SMALL = (40, 10, 20)
@@ -221,7 +222,7 @@ def test_surrogate_reads_as_the_model_says(queries: list[SimQuery]) -> None:
 
 
 def test_reading_model_counts_what_was_read() -> None:
-    from pipeline.simulation.literature import StudyKey
+    from pipeline.simulation.world import StudyKey
 
     keys = {p: StudyKey(p, "Q1", "h", "t", "trial", i, 100, r)
             for i, (p, r) in enumerate((("p1", 1), ("p2", 0), ("p3", 0)))}

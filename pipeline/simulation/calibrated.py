@@ -32,18 +32,10 @@ from typing import Any
 
 from pipeline.model import Abstract, Label
 from pipeline.resources import shipped
-from pipeline.simulation.literature import (
-    DOMAINS,
-    TERMS,
-    SimConfig,
-    SimQuery,
-    SimulatedLiterature,
-    SimulationError,
-    Study,
-    StudyKey,
-    render_direct,
-    render_review,
-)
+from pipeline.simulation.literature import SimulatedLiterature
+from pipeline.simulation.rendering import render_direct, render_review
+from pipeline.simulation.vocabulary import DOMAINS, TERMS, SimulationError
+from pipeline.simulation.world import SimConfig, SimQuery, Study, StudyKey
 
 WORLD_NAME = "paper"
 FITTED_FILE = "data/worlds/paper.json"  # shipped (pipeline.resources)
