@@ -28,7 +28,6 @@ from pipeline.simulation.calibrated import (
     Calibration,
     finding_probabilities,
     plan_calibrated,
-    render_calibrated,
 )
 from pipeline.simulation.surrogate import direct_posterior, measure_reading_model, trajectory
 from pipeline.simulation.targets import PAPER_TARGETS, POLICY_ROWS, baseline_statistics
@@ -107,12 +106,13 @@ def test_finding_probabilities_follow_the_rank_gradient() -> None:
 
 def test_off_target_abstracts_never_name_the_queried_outcome(queries: list[SimQuery]) -> None:
     cal = Calibration(**{**QUIET, "relevance_decay": 0.5})
+    source = CalibratedLiterature(queries, 0, cal)
     seen = 0
     for q in queries:
         for study in plan_calibrated(q, 0, cal):
             if study.key.kind != "offtarget":
                 continue
-            abstract = render_calibrated(study, q, random.Random(study.key.pmid))
+            abstract = source.render(study, q, random.Random(study.key.pmid))
             text = normalise_name(f"{abstract.title} {abstract.text}".replace(
                 q.population, ""))  # "women at risk of preterm birth" is a population
             assert not any(normalise_name(f) in text for f in q.outcome.forms

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -33,9 +33,18 @@ from typing import Any
 from pipeline.model import Abstract, Label
 from pipeline.resources import shipped
 from pipeline.simulation.literature import SimulatedLiterature
-from pipeline.simulation.rendering import render_direct, render_review
+from pipeline.simulation.rendering import render_direct, render_study
 from pipeline.simulation.vocabulary import DOMAINS, TERMS, SimulationError
-from pipeline.simulation.world import SimConfig, SimQuery, Study, StudyKey
+from pipeline.simulation.world import (
+    Planned,
+    SimConfig,
+    SimQuery,
+    Study,
+    draw_verdict,
+    mentioned_mechanism,
+    ranked_studies,
+    study_sizes,
+)
 
 WORLD_NAME = "paper"
 FITTED_FILE = "data/worlds/paper.json"  # shipped (pipeline.resources)
@@ -141,9 +150,8 @@ def plan_calibrated(query: SimQuery, seed: int, cal: Calibration) -> list[Study]
     shift = rng.gauss(0.0, cal.effect_sd) if cal.effect_sd > 0 else 0.0
     others = [o for d in DOMAINS if d.name == query.domain for o in d.outcomes
               if o.name != query.outcome.name]
-    sizes = sorted((round(math.exp(rng.uniform(math.log(40), math.log(4000))))
-                    for _ in range(query.n_reports)), reverse=True)
-    planned: list[tuple[str, int, str, int | None, Any]] = []
+    sizes = study_sizes(rng, query.n_reports)
+    planned: list[Planned] = []
     for i, size in enumerate(sizes):
         kind = "trial" if size >= 300 or rng.random() < 0.7 else "cohort"
         tail = query.outcome
@@ -152,39 +160,14 @@ def plan_calibrated(query: SimQuery, seed: int, cal: Calibration) -> list[Study]
             verdict = rng.choice((1, 0, 0))  # its own outcome's result; the query never sees it
             kind = "offtarget"
         else:
-            favourable, unfavourable = finding_probabilities(
-                query.label, (i + 0.5) / len(sizes), shift, cal)
-            draw = rng.random()
-            verdict = 1 if draw < favourable else -1 if draw < favourable + unfavourable else 0
+            verdict = draw_verdict(rng, *finding_probabilities(
+                query.label, (i + 0.5) / len(sizes), shift, cal))
         if rng.random() < cal.noise:
             verdict = rng.choice((1, 0, -1))
-        mechanism = None
-        if (kind != "offtarget" and query.mechanism is not None
-                and rng.random() < config.mechanism_share):
-            seen = query.mechanism.to_mediator if rng.random() < 0.85 else 0
-            mechanism = (query.mechanism.term, seen)
+        mechanism = (None if kind == "offtarget"
+                     else mentioned_mechanism(rng, query, config.mechanism_share))
         planned.append((kind, size, tail.name, verdict * tail.desired, mechanism))
-    for _ in range(sum(rng.random() < config.background_share for _ in sizes)):
-        planned.insert(rng.randint(1, len(planned)),
-                       ("review", 0, query.outcome.name, None, None))
-    return [Study(StudyKey(pmid=f"9{query.index:05d}{rank:03d}", topic=query.id,
-                           head=query.intervention.name, tail=tail, kind=kind, rank=rank,
-                           sample_size=size, reported=reported),
-                  rng.randint(2010, 2025), mechanism)
-            for rank, (kind, size, tail, reported, mechanism) in enumerate(planned)]
-
-
-def render_calibrated(study: Study, query: SimQuery, rng: random.Random) -> Abstract:
-    """The abstract of a planned study: an off-target study is written as a trial of its
-    own outcome."""
-    key = study.key
-    if key.kind == "review":
-        return render_review(study, query, rng)
-    if key.kind == "offtarget":
-        other = replace(query, outcome=TERMS[key.tail], mechanism=None)
-        return render_direct(replace(study, key=replace(key, kind="trial")), other, rng,
-                             avoid=query.outcome.name)
-    return render_direct(study, query, rng)
+    return ranked_studies(rng, query, planned, config.background_share)
 
 
 class CalibratedLiterature(SimulatedLiterature):
@@ -196,13 +179,17 @@ class CalibratedLiterature(SimulatedLiterature):
         super().__init__(queries, seed, calibration.sim_config(), batch_size)
         self.calibration = calibration
 
-    def _generate(self, topic: Any) -> Iterable[tuple[Abstract, StudyKey]]:
-        if topic.query is None:
-            yield from super()._generate(topic)
-            return
-        for study in plan_calibrated(topic.query, self.seed, self.calibration):
-            rng = random.Random(f"{self.seed}:text:{study.key.pmid}")
-            yield render_calibrated(study, topic.query, rng), study.key
+    def plan(self, query: SimQuery) -> list[Study]:
+        return plan_calibrated(query, self.seed, self.calibration)
+
+    def render(self, study: Study, query: SimQuery, rng: random.Random) -> Abstract:
+        """An off-target study is written as a trial of its own outcome."""
+        key = study.key
+        if key.kind == "offtarget":
+            other = replace(query, outcome=TERMS[key.tail], mechanism=None)
+            return render_direct(replace(study, key=replace(key, kind="trial")), other, rng,
+                                 avoid=query.outcome.name)
+        return render_study(study, query, rng)
 
 
 def calibration_json(cal: Calibration) -> dict[str, float]:

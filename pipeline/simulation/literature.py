@@ -11,9 +11,16 @@ from dataclasses import dataclass
 
 from pipeline.model import Abstract, Entity, Query, normalise_name
 from pipeline.retrieval.source import EmptyResult, ListCursor, SearchConstraints
-from pipeline.simulation.rendering import render_direct, render_edge, render_review
+from pipeline.simulation.rendering import render_edge, render_study
 from pipeline.simulation.vocabulary import TERMS, Term
-from pipeline.simulation.world import SimConfig, SimQuery, StudyKey, plan_edge, plan_query
+from pipeline.simulation.world import (
+    SimConfig,
+    SimQuery,
+    Study,
+    StudyKey,
+    plan_edge,
+    plan_query,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,14 +126,23 @@ class SimulatedLiterature:
         """Every abstract of every topic, topic by topic in rank order."""
         return [abstract for topic in self.topic_ids for abstract, _ in self.literature(topic)]
 
+    def plan(self, query: SimQuery) -> list[Study]:
+        """The ranked studies of a query (the calibrated world plans its own)."""
+        return plan_query(query, self.seed, self.config)
+
+    def render(self, study: Study, query: SimQuery, rng: random.Random) -> Abstract:
+        """The abstract of one of a query's planned studies."""
+        return render_study(study, query, rng)
+
     def _generate(self, topic: _Topic) -> Iterable[tuple[Abstract, StudyKey]]:
         if topic.query is not None:
-            for study in plan_query(topic.query, self.seed, self.config):
-                rng = random.Random(f"{self.seed}:text:{study.key.pmid}")
-                render = render_review if study.key.kind == "review" else render_direct
-                yield render(study, topic.query, rng), study.key
+            for study in self.plan(topic.query):
+                yield self.render(study, topic.query, self._text_rng(study)), study.key
             return
         for study in plan_edge(topic.head, topic.tail, topic.polarity, topic.index, self.seed):
-            rng = random.Random(f"{self.seed}:text:{study.key.pmid}")
             yield (render_edge(study, topic.head, topic.tail, topic.comparator,
-                                topic.population, rng), study.key)
+                               topic.population, self._text_rng(study)), study.key)
+
+    def _text_rng(self, study: Study) -> random.Random:
+        """Each abstract's wording has its own seed, so planning never shifts it."""
+        return random.Random(f"{self.seed}:text:{study.key.pmid}")

@@ -282,6 +282,13 @@ def _conclusion(w: _Writer, intervention: Term, comparator: str, outcome: Term, 
     ))
 
 
+def render_study(study: Study, query: SimQuery, rng: random.Random) -> Abstract:
+    """A planned study of the query's question: a narrative review, or a trial or cohort."""
+    if study.key.kind == "review":
+        return render_review(study, query, rng)
+    return render_direct(study, query, rng)
+
+
 def render_direct(study: Study, query: SimQuery, rng: random.Random,
                   avoid: str = "") -> Abstract:
     """A trial or cohort on the query's question, with a mechanism sentence sometimes.

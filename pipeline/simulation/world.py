@@ -281,31 +281,61 @@ class Study:
     mechanism: tuple[Term, int] | None = None
 
 
+Planned = tuple[str, int, str, int | None, tuple[Term, int] | None]
+"""A report before ranking: kind, sample size, tail entity, what it reports, mechanism."""
+
+
+def study_sizes(rng: random.Random, count: int) -> list[int]:
+    """Sample sizes, log-uniform in [40, 4000], largest first (as relevance ranking tends
+    to put them)."""
+    return sorted((round(math.exp(rng.uniform(math.log(40), math.log(4000))))
+                   for _ in range(count)), reverse=True)
+
+
+def draw_verdict(rng: random.Random, favourable: float, unfavourable: float) -> int:
+    """+1 (favourable), -1 (unfavourable) or 0 (null), with the given probabilities."""
+    draw = rng.random()
+    return 1 if draw < favourable else -1 if draw < favourable + unfavourable else 0
+
+
+def mentioned_mechanism(rng: random.Random, query: SimQuery,
+                        share: float) -> tuple[Term, int] | None:
+    """The mechanism result a study of the query mentions (with probability `share`), and
+    what it saw (the true polarity 85% of the time, else no change)."""
+    if query.mechanism is None or rng.random() >= share:
+        return None
+    return query.mechanism.term, query.mechanism.to_mediator if rng.random() < 0.85 else 0
+
+
+def ranked_studies(rng: random.Random, query: SimQuery, planned: Sequence[Planned],
+                   background_share: float) -> list[Study]:
+    """The planned reports with narrative reviews mixed in (never first), as studies in rank
+    order, each with its answer key and year."""
+    reports = list(planned)
+    for _ in range(sum(rng.random() < background_share for _ in planned)):
+        reports.insert(rng.randint(1, len(reports)),
+                       ("review", 0, query.outcome.name, None, None))
+    return [Study(StudyKey(pmid=f"9{query.index:05d}{rank:03d}", topic=query.id,
+                           head=query.intervention.name, tail=tail, kind=kind, rank=rank,
+                           sample_size=size, reported=reported),
+                  rng.randint(2010, 2025), mechanism)
+            for rank, (kind, size, tail, reported, mechanism) in enumerate(reports)]
+
+
 def plan_query(query: SimQuery, seed: int, config: SimConfig) -> list[Study]:
     """The ranked studies of a query: trials and cohorts sorted by size (largest first,
     as relevance ranking tends to put them), with a few narrative reviews mixed in."""
     rng = random.Random(f"{seed}:{query.id}")
-    sizes = sorted((round(math.exp(rng.uniform(math.log(40), math.log(4000))))
-                    for _ in range(query.n_reports)), reverse=True)
-    reports: list[tuple[str, int, int | None, tuple[Term, int] | None]] = []
+    sizes = study_sizes(rng, query.n_reports)
+    reports: list[Planned] = []
     for i, size in enumerate(sizes):
-        favourable, unfavourable = report_probabilities(
-            query.label, query.bias, (i + 0.5) / len(sizes), config.rank_gradient)
-        draw = rng.random()
-        verdict = 1 if draw < favourable else -1 if draw < favourable + unfavourable else 0
+        verdict = draw_verdict(rng, *report_probabilities(
+            query.label, query.bias, (i + 0.5) / len(sizes), config.rank_gradient))
         kind = "trial" if size >= 300 or rng.random() < 0.7 else "cohort"
-        mechanism = None
-        if query.mechanism is not None and rng.random() < config.mechanism_share:
-            seen = query.mechanism.to_mediator if rng.random() < 0.85 else 0
-            mechanism = (query.mechanism.term, seen)
-        reports.append((kind, size, verdict * query.outcome.desired, mechanism))
-    for _ in range(sum(rng.random() < config.background_share for _ in sizes)):
-        reports.insert(rng.randint(1, len(reports)), ("review", 0, None, None))
-    return [Study(StudyKey(pmid=f"9{query.index:05d}{rank:03d}", topic=query.id,
-                            head=query.intervention.name, tail=query.outcome.name,
-                            kind=kind, rank=rank, sample_size=size, reported=reported),
-                   rng.randint(2010, 2025), mechanism)
-            for rank, (kind, size, reported, mechanism) in enumerate(reports)]
+        mechanism = mentioned_mechanism(rng, query, config.mechanism_share)
+        reports.append((kind, size, query.outcome.name, verdict * query.outcome.desired,
+                        mechanism))
+    return ranked_studies(rng, query, reports, config.background_share)
 
 
 def plan_edge(head: Term, tail: Term, polarity: int, index: int, seed: int) -> list[Study]:
