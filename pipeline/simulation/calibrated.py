@@ -26,7 +26,7 @@ import json
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,25 +52,30 @@ HARM_DETECTION = (0.65, 0.3)
 MAX_REPORTS = 40  # Harmful truth: detected with 0.65 - 0.3 u, as before
 
 
+def parameter(default: float, low: float, high: float) -> Any:
+    """A calibration parameter: its default and the range `dacg simulate fit` searches."""
+    return field(default=default, metadata={"bounds": (low, high)})
+
+
 @dataclass(frozen=True, slots=True)
 class Calibration:
     """The eight fitted parameters of the calibrated world (see the module docstring)."""
 
-    null_favourable: float = 0.6
+    null_favourable: float = parameter(0.6, 0.2, 0.9)
     """phi0: mean share of null-effect studies reporting a favourable finding."""
-    power: float = 0.8
+    power: float = parameter(0.8, 0.3, 0.99)
     """phi1: mean share of real-benefit studies reporting a favourable finding."""
-    rank_gradient: float = 0.5
+    rank_gradient: float = parameter(0.5, 0.0, 1.0)
     """c in g(u) = 1 + c (2u - 1): how much more often later-ranked studies report favourably."""
-    effect_sd: float = 0.5
+    effect_sd: float = parameter(0.5, 0.0, 2.5)
     """Per-query logit-scale spread of both shares (heterogeneous true effects)."""
-    relevance_decay: float = 0.05
+    relevance_decay: float = parameter(0.05, 0.0, 0.3)
     """P(the study at rank r is about the queried outcome) = exp(-decay r)."""
-    noise: float = 0.05
+    noise: float = parameter(0.05, 0.0, 0.4)
     """Share of studies reporting a random direction, whatever the truth."""
-    median_reports: float = 9.0
+    median_reports: float = parameter(9.0, 3.0, 16.0)
     """Median literature size (studies per query, log-normal)."""
-    size_sd: float = 0.6
+    size_sd: float = parameter(0.6, 0.2, 1.5)
     """Log-scale spread of the literature size."""
 
     def __post_init__(self) -> None:
@@ -93,6 +98,11 @@ class Calibration:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def bounds(cls) -> dict[str, tuple[float, float]]:
+        """Each parameter's search range, in field order."""
+        return {f.name: f.metadata["bounds"] for f in fields(cls)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
