@@ -24,7 +24,7 @@ from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.model import Abstract, Entity, Evidence, Query
 from pipeline.retrieval.source import Cursor, LiteratureSource, SearchConstraints
 from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
-from pipeline.simulation.literature import SimConfig
+from pipeline.simulation.world import SimConfig
 from pipeline.sources import simulated_source
 from pipeline.stopping.prm import RewardModel
 from pipeline.trajectory import StepRecord

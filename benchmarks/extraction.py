@@ -6,7 +6,7 @@ time.
     .venv/bin/python benchmarks/extraction.py [--abstracts FILE.jsonl] [--ei FILE.jsonl]
         [--n 2000] [--repeats 3] [--no-baseline] [--mesh]
 
-Simulated abstracts come from `dacg corpus simulate --out DIR` (DIR/abstracts.jsonl; the
+Simulated abstracts come from `dacg simulate corpus --out DIR` (DIR/abstracts.jsonl; the
 repository's data/simulated by default) or any JSONL with pmid/title/abstract, each with
 its topic's query (DIR/queries.jsonl, else the head and tail of DIR/answer_key.jsonl);
 the real ones are the Evidence Inference dev prompts in ../shared/data when present. The

@@ -24,10 +24,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from _synthetic import random_stream
+
 from pipeline.graph.evidence_file import write_in_batches
 from pipeline.graph.neo4j_store import Neo4jStore, connect
 from pipeline.graph.store import BATCH_SIZE
-from pipeline.graph.synthetic import random_stream
 from pipeline.model import Evidence
 
 

@@ -17,12 +17,12 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.evaluation.benchmarks import open_benchmark
+from pipeline.benchmarks import open_benchmark
 from pipeline.evaluation.harness import scored
 from pipeline.evaluation.record import record
 from pipeline.evaluation.replay import policies, replay_all
+from pipeline.recordings import read_queries, read_trajectories
 from pipeline.stopping.prm import RewardModel
-from pipeline.trajectory import read_queries, read_trajectories
 
 
 def main() -> None:
@@ -66,7 +66,7 @@ def main() -> None:
     out = Path("/tmp/dacg-bench-replay-sample.jsonl")
     out.unlink(missing_ok=True)
     started = time.perf_counter()
-    record("simulated", sample, out, opened=(queries, source))
+    record("simulated", sample, out, opened=(queries, source), opener=open_benchmark)
     per_query = (time.perf_counter() - started) / len(sample)
     out.unlink(missing_ok=True)
     print(f"baseline: recording costs {per_query:.3f} s per query, {per_query * len(runs):.0f} s "

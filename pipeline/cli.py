@@ -31,7 +31,6 @@ from pipeline.inference.evidence_body import EvidenceBody, FirmnessRule
 from pipeline.model import Entity, EvidenceItem, InvalidEvidence, Polarity, Query, label_index
 from pipeline.settings import Settings
 from pipeline.simulation.cli import app as simulate_app
-from pipeline.simulation.corpus_cli import app as corpus_app
 from pipeline.stopping.cli import app as prm_app
 from pipeline.stopping.policies import (
     DACGPolicy,
@@ -55,7 +54,6 @@ from pipeline.terminal import (
 app = typer.Typer(help="DACG: drift-aware causal graph search over biomedical literature.",
                   add_completion=False, pretty_exceptions_enable=False, cls=FaultBoundary)
 app.add_typer(simulate_app, name="simulate")
-app.add_typer(corpus_app, name="corpus")
 app.add_typer(prm_app, name="prm")
 app.add_typer(bench_app, name="bench")
 app.add_typer(extraction_cli.app, name="extract")
@@ -211,10 +209,10 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
     from pipeline.controller import Controller
     from pipeline.extraction.extractor import Extractor, default_extractor
     from pipeline.extraction.llm import LLMError, LLMExtractor
-    from pipeline.retrieval.source import SourceError
-    from pipeline.sources import open_source, with_simulated_aliases
+    from pipeline.recordings import write_steps
+    from pipeline.retrieval.source import SourceError, with_source_aliases
+    from pipeline.sources import open_source
     from pipeline.stopping.prm import load_reward_model
-    from pipeline.trajectory import write_steps
 
     try:
         literature = open_source(source, offline=offline)
@@ -223,8 +221,7 @@ def run_agent(store: GraphStore, question: Query, source: str, stopping: Stoppin
                              else default_extractor())
     except (SourceError, ValueError, OSError, LLMError) as error:
         raise fail(str(error)) from None
-    if source == "simulated":
-        question = with_simulated_aliases(question)
+    question = with_source_aliases(literature, question)
     if record:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text("", encoding="utf-8")

@@ -52,6 +52,11 @@ class Label(StrEnum):
     NO_EVIDENCE = "NoEvidence"
 
 
+SPLITS = ("train", "validation", "test")
+"""A benchmark's splits: the PRM trains on train, thresholds are tuned on validation, and
+the tables report test."""
+
+
 def label_set(direction: Polarity | None) -> tuple[Label, Label, Label]:
     """The three answer labels in posterior order: (same as direction, null, opposite)."""
     if direction is None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.model import Entity, Query, normalise_name
 from pipeline.retrieval.source import LiteratureSource, SourceError
 
 if TYPE_CHECKING:
-    from pipeline.simulation.literature import SimQuery, SimulatedLiterature
+    from pipeline.simulation.literature import SimulatedLiterature
+    from pipeline.simulation.world import SimQuery
 
 SIMULATED_SEED = 0
 DEFAULT_CACHE = Path(".dacg") / "cache"
@@ -44,7 +44,8 @@ def open_source(spec: str, cache_dir: Path = DEFAULT_CACHE,
 def simulated_benchmark() -> tuple[list[SimQuery], SimulatedLiterature]:
     """The seed-0 paper-scale benchmark's queries and the source serving its literature."""
     from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
-    from pipeline.simulation.literature import SimConfig, SimulatedLiterature
+    from pipeline.simulation.literature import SimulatedLiterature
+    from pipeline.simulation.world import SimConfig
 
     config = SimConfig()
     queries = build_benchmark(SIMULATED_SEED, config, PAPER_SIZES)
@@ -53,22 +54,3 @@ def simulated_benchmark() -> tuple[list[SimQuery], SimulatedLiterature]:
 
 def simulated_source() -> LiteratureSource:
     return simulated_benchmark()[1]
-
-
-def with_simulated_aliases(query: Query) -> Query:
-    """The simulated world's vocabulary plays the part MeSH entry terms play for a real
-    query: each entity it knows gets its other surface forms as aliases."""
-    from pipeline.simulation.literature import TERMS
-
-    forms = {normalise_name(form): term for term in TERMS.values() for form in term.forms}
-
-    def known(entity: Entity) -> Entity:
-        term = forms.get(entity.id)
-        if term is None:
-            return entity
-        return Entity.from_name(term.name, aliases=tuple(
-            f for f in term.forms if normalise_name(f) != normalise_name(term.name)))
-
-    return Query(known(query.intervention), known(query.outcome),
-                 known(query.comparator) if query.comparator else None, query.direction,
-                 dict(query.constraints))

@@ -15,11 +15,11 @@ from pipeline.extraction.extractor import default_extractor
 from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.graph.neo4j_store import Neo4jStore
 from pipeline.graph.store import GraphStore
+from pipeline.recordings import read_trajectories, write_steps
 from pipeline.simulation.benchmark import PAPER_SIZES, build_benchmark
-from pipeline.simulation.literature import SimConfig, SimQuery
+from pipeline.simulation.world import SimConfig, SimQuery
 from pipeline.sources import simulated_source
 from pipeline.stopping.policies import DACGPolicy, replay
-from pipeline.trajectory import read_trajectories, write_steps
 
 pytestmark = pytest.mark.neo4j
 

@@ -28,11 +28,11 @@ from pipeline.simulation.calibrated import (
     Calibration,
     finding_probabilities,
     plan_calibrated,
-    render_calibrated,
 )
-from pipeline.simulation.literature import SimConfig, SimQuery, SimulationError
 from pipeline.simulation.surrogate import direct_posterior, measure_reading_model, trajectory
 from pipeline.simulation.targets import PAPER_TARGETS, POLICY_ROWS, baseline_statistics
+from pipeline.simulation.vocabulary import SimulationError
+from pipeline.simulation.world import SimConfig, SimQuery
 from pipeline.trajectory import StepRecord
 
 SMALL = (40, 10, 20)
@@ -106,12 +106,13 @@ def test_finding_probabilities_follow_the_rank_gradient() -> None:
 
 def test_off_target_abstracts_never_name_the_queried_outcome(queries: list[SimQuery]) -> None:
     cal = Calibration(**{**QUIET, "relevance_decay": 0.5})
+    source = CalibratedLiterature(queries, 0, cal)
     seen = 0
     for q in queries:
         for study in plan_calibrated(q, 0, cal):
             if study.key.kind != "offtarget":
                 continue
-            abstract = render_calibrated(study, q, random.Random(study.key.pmid))
+            abstract = source.render(study, q, random.Random(study.key.pmid))
             text = normalise_name(f"{abstract.title} {abstract.text}".replace(
                 q.population, ""))  # "women at risk of preterm birth" is a population
             assert not any(normalise_name(f) in text for f in q.outcome.forms
@@ -221,7 +222,7 @@ def test_surrogate_reads_as_the_model_says(queries: list[SimQuery]) -> None:
 
 
 def test_reading_model_counts_what_was_read() -> None:
-    from pipeline.simulation.literature import StudyKey
+    from pipeline.simulation.world import StudyKey
 
     keys = {p: StudyKey(p, "Q1", "h", "t", "trial", i, 100, r)
             for i, (p, r) in enumerate((("p1", 1), ("p2", 0), ("p3", 0)))}

@@ -14,6 +14,7 @@ from pipeline.controller import Controller
 from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.inference.features import FEATURE_NAMES, FEATURE_VERSION
 from pipeline.model import Abstract, Entity, Evidence, Label, Polarity, Query, make_evidence
+from pipeline.recordings import read_trajectories, write_steps
 from pipeline.retrieval.source import EmptyResult, ListCursor, SearchConstraints
 from pipeline.stopping.policies import (
     PAPER_THRESHOLDS,
@@ -22,7 +23,6 @@ from pipeline.stopping.policies import (
     policy_from_name,
     replay,
 )
-from pipeline.trajectory import read_trajectories, write_steps
 
 
 class ScriptedSource:

@@ -38,10 +38,11 @@ from pipeline.evaluation.report import Claim, check_claims
 from pipeline.evaluation.tuning import tune
 from pipeline.inference.evidence_body import FirmnessRule
 from pipeline.inference.features import FEATURE_VERSION
+from pipeline.recordings import write_steps
 from pipeline.stopping.policies import FixedBudget, KLOnly
 from pipeline.stopping.structural import DensityStability, EvidencePlateau, PathDiscovery
 from pipeline.stopping.thresholds import thresholds_from_json
-from pipeline.trajectory import StepRecord, write_steps
+from pipeline.trajectory import StepRecord
 
 CLASSES = ("Beneficial", "NoEffect")
 

@@ -8,11 +8,11 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from _synthetic import random_stream
 
 from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.graph.evidence_file import parse_evidence_row
 from pipeline.graph.store import GraphStore
-from pipeline.graph.synthetic import random_stream
 from pipeline.model import Evidence, InvalidEvidence, make_evidence, normalise_name
 
 

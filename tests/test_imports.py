@@ -1,7 +1,8 @@
 """The package's layering, read from the source: top-level subpackages import each other
-without cycles (past the commented allowlist), and `pipeline.inference` stays pure (model,
-itself and the standard library), so a newcomer cannot tangle the layers unnoticed.
-Function-level and TYPE_CHECKING imports count too: they are the ones that hide cycles."""
+without cycles, `pipeline.sources` and `pipeline.benchmarks` (which open the simulator's
+sources) sit above them all, and `pipeline.inference` stays pure (model, itself and the
+standard library), so a newcomer cannot tangle the layers unnoticed. Function-level and
+TYPE_CHECKING imports count too: they are the ones that hide cycles."""
 
 from __future__ import annotations
 
@@ -17,14 +18,9 @@ PACKAGE = Path(pipeline.__file__).resolve().parent
 SUBPACKAGES = ("retrieval", "extraction", "graph", "inference", "stopping", "evaluation",
                "simulation")
 
-# Known back edges, each (importing module, imported module), kept so no new one appears.
-KNOWN_BACK_EDGES = {
-    # evaluation <-> simulation: evaluation/benchmarks.py loads the simulated benchmark and
-    # its literature, while simulation's calibration (targets, calibration_report) replays
-    # runs with evaluation's metrics.
-    ("pipeline.evaluation.benchmarks", "pipeline.simulation.benchmark"),
-    ("pipeline.evaluation.benchmarks", "pipeline.simulation.literature"),
-}
+# Top-level modules above every subpackage: only the command lines (`cli` modules) import
+# them, so no cycle can run through them unseen.
+ABOVE_SUBPACKAGES = ("pipeline.sources", "pipeline.benchmarks")
 
 
 def module_name(path: Path) -> str:
@@ -62,17 +58,11 @@ def subpackage(module: str) -> str | None:
         else None
 
 
-def known_back_edge(module: str, target: str) -> bool:
-    """`target` is an allowlisted module or a name in it."""
-    return any(module == m and (target == t or target.startswith(t + "."))
-               for m, t in KNOWN_BACK_EDGES)
-
-
 def test_the_source_walk_sees_function_level_imports() -> None:
-    """The known back edge is a function-level import: if the walk missed those, the cycle
-    test below would pass vacuously."""
+    """The simulator is opened by function-level imports: if the walk missed those, the
+    tests below would pass vacuously."""
     graph = import_graph()
-    assert "pipeline.simulation.benchmark" in graph["pipeline.evaluation.benchmarks"]
+    assert "pipeline.simulation.benchmark" in graph["pipeline.benchmarks"]
     assert "pipeline.retrieval.source" in graph["pipeline.simulation.literature"]
     assert len(graph) > 50
 
@@ -82,7 +72,7 @@ def test_no_cycle_between_subpackages() -> None:
     for module, targets in import_graph().items():
         for target in targets:
             a, b = subpackage(module), subpackage(target)
-            if a and b and a != b and not known_back_edge(module, target):
+            if a and b and a != b:
                 layers[a].add(b)
     try:
         order = list(TopologicalSorter(layers).static_order())
@@ -91,10 +81,13 @@ def test_no_cycle_between_subpackages() -> None:
     assert order.index("inference") < order.index("graph") < order.index("evaluation")
 
 
-def test_known_back_edges_still_exist() -> None:
-    """An allowlist entry that no longer matches an import is stale: drop it."""
-    graph = import_graph()
-    assert {(m, t) for m, t in KNOWN_BACK_EDGES if t not in graph.get(m, set())} == set()
+def test_only_command_lines_import_the_modules_above_the_subpackages() -> None:
+    below = {(module, target)
+             for module, targets in import_graph().items()
+             if subpackage(module) and not module.endswith(".cli")
+             for target in targets
+             if target.startswith(ABOVE_SUBPACKAGES)}
+    assert below == set()
 
 
 def test_inference_imports_only_the_model_itself_and_the_standard_library() -> None:

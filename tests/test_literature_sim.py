@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.cli import app
 from pipeline.model import Abstract, Entity, Label, Query
 from pipeline.retrieval.source import EmptyResult, SearchConstraints
 from pipeline.simulation.benchmark import (
@@ -24,15 +25,9 @@ from pipeline.simulation.benchmark import (
     load_benchmark,
     write_benchmark,
 )
-from pipeline.simulation.corpus_cli import app
-from pipeline.simulation.literature import (
-    SimConfig,
-    SimQuery,
-    SimulatedLiterature,
-    SimulationError,
-    make_queries,
-    plan_query,
-)
+from pipeline.simulation.literature import SimulatedLiterature
+from pipeline.simulation.vocabulary import SimulationError
+from pipeline.simulation.world import SimConfig, SimQuery, plan_query
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = (30, 10, 20)
@@ -124,7 +119,7 @@ def test_written_benchmark_loads_back_to_the_same_literature(tmp_path: Path) -> 
 
 @pytest.fixture(scope="module")
 def simulated() -> SimulatedLiterature:
-    return SimulatedLiterature(make_queries(60, seed=11), seed=11)
+    return SimulatedLiterature(build_benchmark(11, sizes=(20, 20, 20)), seed=11)
 
 
 def test_abstracts_carry_no_ground_truth(simulated: SimulatedLiterature) -> None:
@@ -183,9 +178,10 @@ def test_search_by_any_surface_form_and_mechanism_hops(simulated: SimulatedLiter
 
 
 def test_same_seed_same_text_other_seed_other_text() -> None:
-    queries = make_queries(6, seed=2)
+    queries = build_benchmark(2, sizes=(2, 2, 2))
     first = SimulatedLiterature(queries, seed=2).literature(queries[0].id)
-    again = SimulatedLiterature(make_queries(6, seed=2), seed=2).literature(queries[0].id)
+    again = SimulatedLiterature(build_benchmark(2, sizes=(2, 2, 2)),
+                                seed=2).literature(queries[0].id)
     other = SimulatedLiterature(queries, seed=3).literature(queries[0].id)
     assert first == again
     assert [a.text for a, _ in first] != [a.text for a, _ in other]
@@ -199,7 +195,7 @@ def test_impossible_settings_are_refused(settings: dict[str, float]) -> None:
 
 
 def test_cli_writes_the_benchmark(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["simulate", "--out", str(tmp_path), "--seed", "1",
+    result = CliRunner().invoke(app, ["simulate", "corpus", "--out", str(tmp_path), "--seed", "1",
                                       "--train", "6", "--validation", "3", "--test", "5",
                                       "--bias", "0.15"])
     assert result.exit_code == 0, result.output
@@ -215,8 +211,21 @@ def test_cli_writes_the_benchmark(tmp_path: Path) -> None:
 ])
 def test_cli_refuses_bad_options_in_one_line(tmp_path: Path, options: list[str],
                                              message: str) -> None:
-    result = CliRunner().invoke(app, ["simulate", "--out", str(tmp_path), *options])
+    result = CliRunner().invoke(app, ["simulate", "corpus", "--out", str(tmp_path), *options])
     assert result.exit_code == 2
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "manifest.json").exists()
+
+
+def test_the_source_names_its_vocabulary_as_aliases(simulated: SimulatedLiterature) -> None:
+    from pipeline.retrieval.source import with_source_aliases
+
+    asked = Query(Entity.from_name("vitamin D3 supplementation"), Entity.from_name("UACR"))
+    known = with_source_aliases(simulated, asked)
+    assert known.intervention.name == "cholecalciferol"
+    assert "vitamin D3 supplementation" in known.intervention.aliases
+    assert known.outcome.name == "urinary albumin-to-creatinine ratio"
+    unknown = Query(Entity.from_name("unobtainium"), Entity.from_name("stroke"))
+    assert with_source_aliases(simulated, unknown).intervention == unknown.intervention
+    assert with_source_aliases(object(), asked) is asked  # type: ignore[arg-type]

@@ -18,7 +18,8 @@ from pipeline.evaluation.llm_baselines import (
 from pipeline.evaluation.report import main_table, paper_comparison
 from pipeline.extraction.llm import LLMError
 from pipeline.simulation.benchmark import build_benchmark
-from pipeline.simulation.literature import SimConfig, SimulatedLiterature
+from pipeline.simulation.literature import SimulatedLiterature
+from pipeline.simulation.world import SimConfig
 from tests.test_llm_extractor import Endpoint
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm_baselines"

@@ -21,7 +21,7 @@ from pipeline.model import Label
 # --- parse_effect -----------------------------------------------------------------------
 
 PARSED = [
-    # the simulated house styles (pipeline/simulation/literature.py `_Writer.stats`)
+    # the simulated house styles (pipeline/simulation/rendering.py `_Writer.stats`)
     ("(mean difference [MD] -3 g; 95% CI -40 to 34; P=0.86)", Effect("MD", -3, -40, 34)),
     ("(MD = -6 g; 95% CI: -41 to 28; p = .71)", Effect("MD", -6, -41, 28)),
     ("(MD = −6 g; 95% CI: −41 to 28; p = .71)", Effect("MD", -6, -41, 28)),  # U+2212

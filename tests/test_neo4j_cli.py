@@ -13,9 +13,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+from _synthetic import random_stream
 from neo4j import Driver
-
-from pipeline.graph.synthetic import random_stream
 
 SECRET = "s3cret-Pa55word-never-shown"
 

@@ -9,12 +9,12 @@ import random
 import uuid
 
 import pytest
+from _synthetic import random_stream
 from neo4j import Driver
 
 from pipeline.graph.embedded_store import EmbeddedStore
 from pipeline.graph.neo4j_store import Neo4jStore
 from pipeline.graph.store import GraphStore, batches
-from pipeline.graph.synthetic import random_stream
 
 pytestmark = pytest.mark.neo4j
 

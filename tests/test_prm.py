@@ -17,6 +17,7 @@ import torch
 from typer.testing import CliRunner
 
 from pipeline.inference.features import FEATURE_NAMES, FEATURE_VERSION
+from pipeline.recordings import write_steps
 from pipeline.stopping.cli import app
 from pipeline.stopping.prm import (
     METADATA_FILE,
@@ -29,7 +30,7 @@ from pipeline.stopping.prm import (
     score_steps,
     train_prm,
 )
-from pipeline.trajectory import StepRecord, write_steps
+from pipeline.trajectory import StepRecord
 
 LABELS = ("Beneficial", "NoEffect", "Harmful")
 FAST = TrainConfig(epochs=30, patience=5)

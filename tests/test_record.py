@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.benchmarks import BenchmarkError, open_benchmark
 from pipeline.cli import app
-from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
 from pipeline.evaluation.record import record, recorded_queries
+from pipeline.recordings import drop_torn_tail, read_trajectories
 from pipeline.resources import SHARED_DATA
 from pipeline.simulation.benchmark import write_benchmark
-from pipeline.trajectory import drop_torn_tail, read_trajectories
 
 SIZES = (6, 3, 3)
 MEDEVIDENCE = SHARED_DATA / "medevidence" / "dev.jsonl"
@@ -35,7 +35,7 @@ def benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def uninterrupted(benchmark: Path, tmp_path_factory: pytest.TempPathFactory) -> bytes:
     out = tmp_path_factory.mktemp("full") / "r.jsonl"
     queries, _ = open_benchmark(str(benchmark))
-    assert record(str(benchmark), queries, out, budget=6) == sum(SIZES)
+    assert record(str(benchmark), queries, out, budget=6, opener=open_benchmark) == sum(SIZES)
     return out.read_bytes()
 
 
@@ -43,19 +43,21 @@ def test_resuming_redoes_nothing_and_ends_with_the_same_file(
         benchmark: Path, uninterrupted: bytes, tmp_path: Path) -> None:
     queries, _ = open_benchmark(str(benchmark))
     out = tmp_path / "r.jsonl"
-    assert record(str(benchmark), queries[:4], out, budget=6) == 4
+    assert record(str(benchmark), queries[:4], out, budget=6, opener=open_benchmark) == 4
     seen: list[str] = []
-    assert record(str(benchmark), queries, out, budget=6, on_query=seen.append) == 8
+    assert record(str(benchmark), queries, out, budget=6, on_query=seen.append,
+                  opener=open_benchmark) == 8
     assert seen == [q.id for q in queries[4:]]  # the first four were not redone
     assert out.read_bytes() == uninterrupted
-    assert record(str(benchmark), queries, out, budget=6) == 0
+    assert record(str(benchmark), queries, out, budget=6, opener=open_benchmark) == 0
 
 
 def test_parallel_workers_write_the_same_file(benchmark: Path, uninterrupted: bytes,
                                               tmp_path: Path) -> None:
     queries, _ = open_benchmark(str(benchmark))
     out = tmp_path / "r.jsonl"
-    assert record(str(benchmark), queries, out, budget=6, jobs=2) == len(queries)
+    assert record(str(benchmark), queries, out, budget=6, jobs=2,
+                  opener=open_benchmark) == len(queries)
     assert out.read_bytes() == uninterrupted
 
 
@@ -112,7 +114,7 @@ def test_medevidence_questions_record_one_abstract_per_step(tmp_path: Path) -> N
     assert {q.split for q in queries} == {"dev"} and len(queries) > 100
     out = tmp_path / "m.jsonl"
     assert record(str(MEDEVIDENCE), queries[:2], out, budget=20,
-                  opened=(queries, source)) == 2
+                  opened=(queries, source), opener=open_benchmark) == 2
     for steps in read_trajectories(out).values():
         assert all(len(s.retrieved_pmids) == 1 for s in steps)
         assert len({s.retrieved_pmids[0] for s in steps}) == len(steps)
@@ -126,7 +128,8 @@ def test_medevidence_ledger_files_every_wrong_answer_once(tmp_path: Path) -> Non
 
     queries, source = open_benchmark(str(MEDEVIDENCE))
     out = tmp_path / "m.jsonl"
-    record(str(MEDEVIDENCE), queries[:16], out, budget=20, opened=(queries, source))
+    record(str(MEDEVIDENCE), queries[:16], out, budget=20, opened=(queries, source),
+           opener=open_benchmark)
     report = tmp_path / "report"
     scored = CliRunner().invoke(app, ["bench", "medevidence", str(out), "--data",
                                       str(MEDEVIDENCE), "--out", str(report)])

@@ -56,6 +56,7 @@ def test_the_wheel_uses_its_own_package_data(installed: Path, tmp_path: Path) ->
                  "print(r.shipped('data/models/fallback_tfidf.json')); "
                  "print(r.shipped('data/eval/firmness.json')); "
                  "print(r.shipped('data/worlds/paper.json')); "
+                 "print(r.shipped('data/simulation/vocabulary.txt')); "
                  "print(r.shipped('data/prm-paper'))"], tmp_path)
     assert found.returncode == 0, found.stderr
     for line in found.stdout.split():

@@ -12,11 +12,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from pipeline.model import SPLITS
 from pipeline.resources import SHARED_DATA
 from pipeline.stopping.policies import Thresholds
 from pipeline.stopping.thresholds import FROZEN_THRESHOLDS
 from pipeline.terminal import command_group, console, counted, errors, fail
-from pipeline.trajectory import SPLITS
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
                     "thresholds on validation, write the paper's tables and figures.")
@@ -43,8 +43,8 @@ BenchmarkOpt = Annotated[str, typer.Option(
 def _read(records: list[Path], queries: Path, prm: str | None) -> tuple[
         dict[str, str], dict[str, str], dict[str, list[Any]], Any]:
     """True labels, splits, runs and the PRM (None for 'none'); problems are one line."""
+    from pipeline.recordings import read_labelled_records
     from pipeline.stopping.prm import load_reward_model
-    from pipeline.trajectory import read_labelled_records
 
     try:
         truth, split_of, runs = read_labelled_records(records, queries)
@@ -82,8 +82,8 @@ def _thresholds(path: Path | None) -> Thresholds:
 
 def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | None]:
     """Trim-and-fill labels for the runs, from the benchmark's abstracts."""
-    from pipeline.evaluation.benchmarks import BenchmarkError, abstract_texts, open_benchmark
-    from pipeline.evaluation.harness import trim_and_fill_labels
+    from pipeline.benchmarks import BenchmarkError, benchmark_abstracts, open_benchmark
+    from pipeline.evaluation.harness import abstract_texts, trim_and_fill_labels
 
     try:
         queries, source = open_benchmark(spec)
@@ -94,12 +94,13 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
     if missing:
         raise fail(f"{len(missing)} recorded queries are not in the benchmark {spec!r}, "
                    f"e.g. {missing[0]}")
-    return trim_and_fill_labels(runs, abstract_texts(source), directions)
+    return trim_and_fill_labels(runs, abstract_texts(benchmark_abstracts(source)),
+                                directions)
 
 
 def _llm_baselines(spec: str, runs: dict[str, list[Any]]) -> dict[str, dict[str, str | None]]:
     """E1 and E2 through the configured LLM endpoint; none without one."""
-    from pipeline.evaluation.benchmarks import open_benchmark
+    from pipeline.benchmarks import open_benchmark
     from pipeline.evaluation.llm_baselines import LLMJudge, llm_baselines
     from pipeline.extraction.llm import LLMError
 
@@ -118,7 +119,7 @@ def _llm_baselines(spec: str, runs: dict[str, list[Any]]) -> dict[str, dict[str,
 def record(
     benchmark: Annotated[str, typer.Argument(
         help="'simulated' (the seed-0 paper-scale benchmark, built in seconds), a folder "
-             "written by `dacg corpus simulate`, or a MedEvidence JSONL file.")],
+             "written by `dacg simulate corpus`, or a MedEvidence JSONL file.")],
     out: Annotated[Path, typer.Option(help="Trajectory file (JSONL); resumed if present.")]
     = Path("records/simulated.jsonl"),
     split: Annotated[str, typer.Option(
@@ -130,10 +131,10 @@ def record(
         min=1, help="Worker processes (each with its own embedded store).")] = 1,
 ) -> None:
     """Run every query for the full budget with no stopping and record each step."""
-    from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
+    from pipeline.benchmarks import BenchmarkError, open_benchmark
     from pipeline.evaluation.record import record as record_queries
     from pipeline.evaluation.record import recorded_queries
-    from pipeline.trajectory import drop_torn_tail
+    from pipeline.recordings import drop_torn_tail
 
     try:
         opened = open_benchmark(benchmark, warn=lambda text: errors.print(f"warning: {text}"))
@@ -152,7 +153,8 @@ def record(
     started = time.perf_counter()
     with counted("recording", pending) as advance:
         count = record_queries(benchmark, chosen, out, budget, jobs,
-                               on_query=lambda _: advance(), opened=opened)
+                               on_query=lambda _: advance(), opened=opened,
+                               opener=open_benchmark)
     console.print(f"recorded {count} queries in {time.perf_counter() - started:.1f} s "
                   f"({len(chosen) - count} were already in {out})", highlight=False)
 
@@ -169,8 +171,8 @@ def tune(
     from pipeline.evaluation.harness import EVALUATED
     from pipeline.evaluation.tuning import grid_size
     from pipeline.evaluation.tuning import tune as tune_thresholds
+    from pipeline.recordings import sha256_file
     from pipeline.stopping.prm import prm_folder
-    from pipeline.trajectory import sha256_file
 
     runs, truth, _ = _load(records, queries, prm, "validation")
     prm_dir = prm_folder(prm)
@@ -262,7 +264,7 @@ def report(
 def _grounded(spec: str, mesh: Path | None) -> dict[str, bool]:
     """Whether both of each query's endpoints ground to MeSH (exact, folded or
     normalised; the linker is left out, as in the paper's audit)."""
-    from pipeline.evaluation.benchmarks import BenchmarkError, open_benchmark
+    from pipeline.benchmarks import BenchmarkError, open_benchmark
     from pipeline.extraction.audit import ground_entities
     from pipeline.extraction.mesh import MeshError, MeshIndex
 
@@ -372,7 +374,7 @@ def medevidence(
         study_sizes,
         write_firmness,
     )
-    from pipeline.trajectory import sha256_file
+    from pipeline.recordings import sha256_file
 
     questions, runs, outcomes = _medevidence_runs(records, data, prm, thresholds)
     gold = {q.id: q.answer for q in questions}

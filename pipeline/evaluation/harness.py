@@ -5,7 +5,7 @@ write Markdown, CSV and PNG files that the same records always reproduce byte fo
 from __future__ import annotations
 
 import csv
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from pipeline.evaluation.report import (
     main_table,
     paper_comparison,
 )
+from pipeline.model import Abstract
 from pipeline.stopping.policies import BUDGET
 from pipeline.stopping.prm import RewardModel, score_steps
 from pipeline.trajectory import StepRecord
@@ -108,6 +109,11 @@ def direct_rows(steps: Sequence[StepRecord]) -> list[dict[str, Any]]:
 def direct_study_pmids(steps: Sequence[StepRecord]) -> list[str]:
     """PMIDs, in reading order, of the studies with a direct row."""
     return list(dict.fromkeys(e["pmid"] for e in direct_rows(steps)))
+
+
+def abstract_texts(abstracts: Iterable[Abstract]) -> dict[str, str]:
+    """Title and text of each abstract by PMID: what the trim-and-fill baseline reads."""
+    return {a.pmid: f"{a.title} {a.text}" for a in abstracts}
 
 
 def trim_and_fill_labels(runs: Runs, texts: Mapping[str, str],

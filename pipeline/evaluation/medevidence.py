@@ -34,9 +34,10 @@ from pipeline.inference.evidence_body import (
     StudyFinding,
     firmness_rule_from_json,
 )
+from pipeline.recordings import read_records
 from pipeline.resources import shipped
 from pipeline.retrieval.medevidence import MedEvidenceQuestion, read_medevidence
-from pipeline.trajectory import StepRecord, read_records
+from pipeline.trajectory import StepRecord
 
 ANSWERS = ("higher", "lower", "no difference", "uncertain effect", "insufficient data")
 DEFINITE = {"higher": "Increases", "lower": "Decreases", "no difference": "NoEffect"}

@@ -13,15 +13,31 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.controller import Controller
-from pipeline.evaluation.benchmarks import BenchmarkQuery, open_benchmark
 from pipeline.graph.embedded_store import EmbeddedStore
+from pipeline.model import Query
+from pipeline.recordings import drop_torn_tail, read_steps, write_steps
 from pipeline.retrieval.source import LiteratureSource
 from pipeline.stopping.policies import BUDGET, dacg_policy
 from pipeline.stopping.thresholds import load_thresholds
-from pipeline.trajectory import StepRecord, drop_torn_tail, read_steps, write_steps
+from pipeline.trajectory import StepRecord
+
+
+@dataclass(frozen=True)
+class BenchmarkQuery:
+    """A query to record, with its split (the answer key stays out of the run)."""
+
+    id: str
+    query: Query
+    split: str
+
+
+Opener = Callable[[str], tuple[list[BenchmarkQuery], LiteratureSource]]
+"""Opens a benchmark spec (`pipeline.benchmarks.open_benchmark`): each worker process opens
+its own copy, and evaluation never imports the benchmarks' sources itself."""
 
 
 def recorded_queries(path: Path) -> set[str]:
@@ -32,11 +48,11 @@ def recorded_queries(path: Path) -> set[str]:
 class _Worker:
     """One process's store, source and extractor, opened once from the benchmark spec."""
 
-    def __init__(self, spec: str, budget: int,
+    def __init__(self, opener: Opener, spec: str, budget: int,
                  opened: tuple[list[BenchmarkQuery], LiteratureSource] | None = None) -> None:
         from pipeline.extraction.extractor import default_extractor
 
-        queries, self.source = opened or open_benchmark(spec)
+        queries, self.source = opened or opener(spec)
         self.queries = {q.id: q for q in queries}
         self.store = EmbeddedStore()
         self.extractor = default_extractor()
@@ -54,9 +70,9 @@ class _Worker:
 _worker: _Worker | None = None
 
 
-def _start_worker(spec: str, budget: int) -> None:
+def _start_worker(opener: Opener, spec: str, budget: int) -> None:
     global _worker
-    _worker = _Worker(spec, budget)
+    _worker = _Worker(opener, spec, budget)
 
 
 def _run_in_worker(query_id: str) -> list[StepRecord]:
@@ -66,23 +82,25 @@ def _run_in_worker(query_id: str) -> list[StepRecord]:
 
 def record(spec: str, chosen: Sequence[BenchmarkQuery], out: Path, budget: int = BUDGET,
            jobs: int = 1, on_query: Callable[[str], None] | None = None,
-           opened: tuple[list[BenchmarkQuery], LiteratureSource] | None = None) -> int:
+           opened: tuple[list[BenchmarkQuery], LiteratureSource] | None = None, *,
+           opener: Opener) -> int:
     """Record the chosen queries not yet in `out`; returns how many were recorded now.
-    `opened` is the benchmark already opened from `spec` (reused when jobs == 1)."""
+    Each worker opens `spec` with `opener`; `opened` is the benchmark already opened from
+    `spec` (reused when jobs == 1)."""
     drop_torn_tail(out)
     done = recorded_queries(out)
     pending = [q.id for q in chosen if q.id not in done]
     if not pending:
         return 0
     if jobs <= 1:
-        worker = _Worker(spec, budget, opened)
+        worker = _Worker(opener, spec, budget, opened)
         for query_id in pending:
             write_steps(out, worker.run(query_id))
             if on_query:
                 on_query(query_id)
         return len(pending)
     context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_start_worker, initargs=(spec, budget)) as pool:
+    with context.Pool(jobs, initializer=_start_worker, initargs=(opener, spec, budget)) as pool:
         for query_id, steps in zip(pending, pool.imap(_run_in_worker, pending), strict=True):
             write_steps(out, steps)
             if on_query:

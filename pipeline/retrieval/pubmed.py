@@ -161,8 +161,7 @@ class PubMedConfig:
     backoff_factor: float = 0.5
     timeout: float = 30.0
     batch_size: int = 5
-    min_year: int = 2010
-    max_year: int = 2025
+    years: tuple[int, int] = (2010, 2025)  # the default publication-date window (pdat)
     post_threshold: int = 200
 
     @classmethod
@@ -224,8 +223,8 @@ class PubMedClient:
             "term": build_term(query, constraints),
             "sort": "relevance",
             "datetype": "pdat",
-            "mindate": str(constraints.min_year or self.config.min_year),
-            "maxdate": str(constraints.max_year or self.config.max_year),
+            "mindate": str(constraints.min_year or self.config.years[0]),
+            "maxdate": str(constraints.max_year or self.config.years[1]),
             "retmax": str(constraints.max_results),
         }
         return PubMedCursor(self, params, constraints.batch_size or self.config.batch_size)

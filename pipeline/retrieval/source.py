@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pipeline.model import Abstract, Query
 
@@ -85,6 +85,21 @@ class LiteratureSource(Protocol):
     def search(self, query: Query, constraints: SearchConstraints | None = None) -> Cursor:
         """Rank the literature for `query`; raises EmptyResult when nothing matches."""
         ...
+
+
+@runtime_checkable
+class NamesAliases(Protocol):
+    """A source with a vocabulary of its own (the simulator) that gives a question's entities
+    their other surface forms as aliases, as MeSH entry terms do for a real query."""
+
+    def with_aliases(self, query: Query) -> Query:
+        ...
+
+
+def with_source_aliases(source: LiteratureSource, query: Query) -> Query:
+    """`query` with the aliases `source` knows for its entities (unchanged for a source
+    without a vocabulary of its own)."""
+    return source.with_aliases(query) if isinstance(source, NamesAliases) else query
 
 
 class ListCursor:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.jsonl import read_jsonl
-from pipeline.model import Label
+from pipeline.model import SPLITS, Label
 from pipeline.simulation.calibrated import (
     WORLD_NAME,
     CalibratedLiterature,
@@ -24,14 +24,9 @@ from pipeline.simulation.calibrated import (
     load_fitted,
     resized,
 )
-from pipeline.simulation.literature import (
-    SimConfig,
-    SimQuery,
-    SimulatedLiterature,
-    SimulationError,
-    World,
-)
-from pipeline.trajectory import SPLITS
+from pipeline.simulation.literature import SimulatedLiterature
+from pipeline.simulation.vocabulary import SimulationError
+from pipeline.simulation.world import SimConfig, SimQuery, World
 
 PAPER_SIZES = (656, 140, 173)
 FILES = ("queries.jsonl", "abstracts.jsonl", "answer_key.jsonl")

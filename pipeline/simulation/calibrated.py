@@ -25,24 +25,25 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from pipeline.model import Abstract, Label
 from pipeline.resources import shipped
-from pipeline.simulation.literature import (
-    DOMAINS,
-    TERMS,
+from pipeline.simulation.literature import SimulatedLiterature
+from pipeline.simulation.rendering import render_direct, render_study
+from pipeline.simulation.vocabulary import DOMAINS, TERMS, SimulationError
+from pipeline.simulation.world import (
+    Planned,
     SimConfig,
     SimQuery,
-    SimulatedLiterature,
-    SimulationError,
     Study,
-    StudyKey,
-    render_direct,
-    render_review,
+    draw_verdict,
+    mentioned_mechanism,
+    ranked_studies,
+    study_sizes,
 )
 
 WORLD_NAME = "paper"
@@ -51,25 +52,30 @@ HARM_DETECTION = (0.65, 0.3)
 MAX_REPORTS = 40  # Harmful truth: detected with 0.65 - 0.3 u, as before
 
 
+def parameter(default: float, low: float, high: float) -> Any:
+    """A calibration parameter: its default and the range `dacg simulate fit` searches."""
+    return field(default=default, metadata={"bounds": (low, high)})
+
+
 @dataclass(frozen=True, slots=True)
 class Calibration:
     """The eight fitted parameters of the calibrated world (see the module docstring)."""
 
-    null_favourable: float = 0.6
+    null_favourable: float = parameter(0.6, 0.2, 0.9)
     """phi0: mean share of null-effect studies reporting a favourable finding."""
-    power: float = 0.8
+    power: float = parameter(0.8, 0.3, 0.99)
     """phi1: mean share of real-benefit studies reporting a favourable finding."""
-    rank_gradient: float = 0.5
+    rank_gradient: float = parameter(0.5, 0.0, 1.0)
     """c in g(u) = 1 + c (2u - 1): how much more often later-ranked studies report favourably."""
-    effect_sd: float = 0.5
+    effect_sd: float = parameter(0.5, 0.0, 2.5)
     """Per-query logit-scale spread of both shares (heterogeneous true effects)."""
-    relevance_decay: float = 0.05
+    relevance_decay: float = parameter(0.05, 0.0, 0.3)
     """P(the study at rank r is about the queried outcome) = exp(-decay r)."""
-    noise: float = 0.05
+    noise: float = parameter(0.05, 0.0, 0.4)
     """Share of studies reporting a random direction, whatever the truth."""
-    median_reports: float = 9.0
+    median_reports: float = parameter(9.0, 3.0, 16.0)
     """Median literature size (studies per query, log-normal)."""
-    size_sd: float = 0.6
+    size_sd: float = parameter(0.6, 0.2, 1.5)
     """Log-scale spread of the literature size."""
 
     def __post_init__(self) -> None:
@@ -92,6 +98,11 @@ class Calibration:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def bounds(cls) -> dict[str, tuple[float, float]]:
+        """Each parameter's search range, in field order."""
+        return {f.name: f.metadata["bounds"] for f in fields(cls)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
@@ -149,9 +160,8 @@ def plan_calibrated(query: SimQuery, seed: int, cal: Calibration) -> list[Study]
     shift = rng.gauss(0.0, cal.effect_sd) if cal.effect_sd > 0 else 0.0
     others = [o for d in DOMAINS if d.name == query.domain for o in d.outcomes
               if o.name != query.outcome.name]
-    sizes = sorted((round(math.exp(rng.uniform(math.log(40), math.log(4000))))
-                    for _ in range(query.n_reports)), reverse=True)
-    planned: list[tuple[str, int, str, int | None, Any]] = []
+    sizes = study_sizes(rng, query.n_reports)
+    planned: list[Planned] = []
     for i, size in enumerate(sizes):
         kind = "trial" if size >= 300 or rng.random() < 0.7 else "cohort"
         tail = query.outcome
@@ -160,39 +170,14 @@ def plan_calibrated(query: SimQuery, seed: int, cal: Calibration) -> list[Study]
             verdict = rng.choice((1, 0, 0))  # its own outcome's result; the query never sees it
             kind = "offtarget"
         else:
-            favourable, unfavourable = finding_probabilities(
-                query.label, (i + 0.5) / len(sizes), shift, cal)
-            draw = rng.random()
-            verdict = 1 if draw < favourable else -1 if draw < favourable + unfavourable else 0
+            verdict = draw_verdict(rng, *finding_probabilities(
+                query.label, (i + 0.5) / len(sizes), shift, cal))
         if rng.random() < cal.noise:
             verdict = rng.choice((1, 0, -1))
-        mechanism = None
-        if (kind != "offtarget" and query.mechanism is not None
-                and rng.random() < config.mechanism_share):
-            seen = query.mechanism.to_mediator if rng.random() < 0.85 else 0
-            mechanism = (query.mechanism.term, seen)
+        mechanism = (None if kind == "offtarget"
+                     else mentioned_mechanism(rng, query, config.mechanism_share))
         planned.append((kind, size, tail.name, verdict * tail.desired, mechanism))
-    for _ in range(sum(rng.random() < config.background_share for _ in sizes)):
-        planned.insert(rng.randint(1, len(planned)),
-                       ("review", 0, query.outcome.name, None, None))
-    return [Study(StudyKey(pmid=f"9{query.index:05d}{rank:03d}", topic=query.id,
-                           head=query.intervention.name, tail=tail, kind=kind, rank=rank,
-                           sample_size=size, reported=reported),
-                  rng.randint(2010, 2025), mechanism)
-            for rank, (kind, size, tail, reported, mechanism) in enumerate(planned)]
-
-
-def render_calibrated(study: Study, query: SimQuery, rng: random.Random) -> Abstract:
-    """The abstract of a planned study: an off-target study is written as a trial of its
-    own outcome."""
-    key = study.key
-    if key.kind == "review":
-        return render_review(study, query, rng)
-    if key.kind == "offtarget":
-        other = replace(query, outcome=TERMS[key.tail], mechanism=None)
-        return render_direct(replace(study, key=replace(key, kind="trial")), other, rng,
-                             avoid=query.outcome.name)
-    return render_direct(study, query, rng)
+    return ranked_studies(rng, query, planned, config.background_share)
 
 
 class CalibratedLiterature(SimulatedLiterature):
@@ -204,13 +189,17 @@ class CalibratedLiterature(SimulatedLiterature):
         super().__init__(queries, seed, calibration.sim_config(), batch_size)
         self.calibration = calibration
 
-    def _generate(self, topic: Any) -> Iterable[tuple[Abstract, StudyKey]]:
-        if topic.query is None:
-            yield from super()._generate(topic)
-            return
-        for study in plan_calibrated(topic.query, self.seed, self.calibration):
-            rng = random.Random(f"{self.seed}:text:{study.key.pmid}")
-            yield render_calibrated(study, topic.query, rng), study.key
+    def plan(self, query: SimQuery) -> list[Study]:
+        return plan_calibrated(query, self.seed, self.calibration)
+
+    def render(self, study: Study, query: SimQuery, rng: random.Random) -> Abstract:
+        """An off-target study is written as a trial of its own outcome."""
+        key = study.key
+        if key.kind == "offtarget":
+            other = replace(query, outcome=TERMS[key.tail], mechanism=None)
+            return render_direct(replace(study, key=replace(key, kind="trial")), other, rng,
+                                 avoid=query.outcome.name)
+        return render_study(study, query, rng)
 
 
 def calibration_json(cal: Calibration) -> dict[str, float]:

@@ -8,14 +8,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.evaluation.benchmarks import abstract_texts
-from pipeline.evaluation.harness import trim_and_fill_labels
+from pipeline.evaluation.harness import abstract_texts, trim_and_fill_labels
+from pipeline.recordings import read_records
 from pipeline.simulation.benchmark import load_benchmark
 from pipeline.simulation.calibrated import Calibration
 from pipeline.simulation.fit import FIT_SPLITS
 from pipeline.simulation.probe import probe_scores
 from pipeline.simulation.targets import PAPER_TARGETS, Target, baseline_statistics
-from pipeline.trajectory import read_records
 
 
 def recorded_statistics(records: Path, benchmark: Path,
@@ -24,7 +23,7 @@ def recorded_statistics(records: Path, benchmark: Path,
     queries, source = load_benchmark(benchmark)
     runs = read_records([records])
     chosen = {q.id: runs[q.id] for q in queries if q.split in splits and q.id in runs}
-    labels = trim_and_fill_labels(chosen, abstract_texts(source),
+    labels = trim_and_fill_labels(chosen, abstract_texts(source.abstracts()),
                                   {q.id: q.outcome.desired for q in queries})
     truth = {q.id: q.label.value for q in queries}
     return baseline_statistics(chosen, truth, {q: labels[q] is not None for q in chosen})

@@ -1,4 +1,5 @@
-"""`dacg simulate`: reproduce the paper's section 2 simulations from the command line."""
+"""`dacg simulate`: the simulated literature's benchmark (`corpus`), the paper's section 2
+drift simulations (`drift`), and the calibrated world's fit and its table."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ if TYPE_CHECKING:  # numpy, scipy and matplotlib load only when a simulation run
     from pipeline.simulation.drift import Curve
     from pipeline.simulation.drift_report import Comparison
 
-app = command_group("Simulations behind the paper's analytical claims.")
+app = command_group("The simulated literature and the simulations behind the paper's "
+                    "claims.")
 
 
 
@@ -44,6 +46,53 @@ def comparison_table(rows: list[Comparison]) -> Table:
 
 def percent(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
+
+
+@app.command()
+def corpus(
+    out: Annotated[Path, typer.Option(help="Directory for the benchmark files.")] = Path(
+        "data/simulated"),
+    seed: Annotated[int, typer.Option(help="Seed; same seed, same files.")] = 0,
+    world: Annotated[str, typer.Option(
+        help="'original' (the world below, set by the options) or 'paper' (calibrated on "
+             "the paper's baseline rows, data/worlds/paper.json; ignores the options).")]
+    = "original",
+    bias: Annotated[float, typer.Option(
+        "--bias", "--b", help="Publication bias b: null-effect studies report a "
+        "favourable finding with probability 1/2 + b.")] = 0.1,
+    bias_sd: Annotated[float, typer.Option(help="Per-query spread of b (N(b, sd)).")] = 0.0,
+    rank_gradient: Annotated[float, typer.Option(
+        help="How much more biased later-ranked studies are (c in 1 + c(2u - 1)).")] = 1.5,
+    median_reports: Annotated[float, typer.Option(
+        help="Median number of studies per query (log-normal).")] = 11.0,
+    max_reports: Annotated[int, typer.Option(help="Most studies per query.")] = 40,
+    train: Annotated[int, typer.Option(help="Training queries.")] = 656,
+    validation: Annotated[int, typer.Option(help="Validation queries.")] = 140,
+    test: Annotated[int, typer.Option(help="Test queries (70/173 Beneficial, as many "
+                                           "NoEffect, the rest Harmful).")] = 173,
+) -> None:
+    """Write the simulated benchmark: queries (splits, labels), abstracts, answer key."""
+    from pipeline.simulation.benchmark import write_benchmark
+    from pipeline.simulation.calibrated import load_fitted
+    from pipeline.simulation.vocabulary import SimulationError
+    from pipeline.simulation.world import SimConfig
+
+    try:
+        if world not in ("original", "paper"):
+            raise SimulationError(f"unknown world {world!r} (use original or paper)")
+        config = SimConfig(bias=bias, bias_sd=bias_sd, rank_gradient=rank_gradient,
+                           median_reports=median_reports, max_reports=max_reports)
+        calibration = load_fitted() if world == "paper" else None
+        manifest = write_benchmark(out, seed, config, (train, validation, test), calibration)
+    except (SimulationError, OSError) as exc:
+        errors.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    labels = manifest["labels"]
+    for split, counts in labels.items():
+        shown = ", ".join(f"{n} {label}" for label, n in counts.items())
+        console.print(f"{split}: {sum(counts.values())} queries ({shown})", highlight=False)
+    console.print(f"{manifest['abstracts']} abstracts written to {out}", highlight=False)
+    console.print(f"checksum {manifest['checksum']}", highlight=False)
 
 
 @app.command()
@@ -81,7 +130,7 @@ def fit(
         help="A recording of the original world, to measure what the extractor reads.")]
     = Path("records/simulated.jsonl"),
     benchmark: Annotated[Path, typer.Option(
-        help="The original world's folder (`dacg corpus simulate`), for the answer key.")]
+        help="The original world's folder (`dacg simulate corpus`), for the answer key.")]
     = Path("data/simulated"),
     out: Annotated[Path, typer.Option(help="Where to write the fitted world.")]
     = Path("data/worlds/paper.json"),

@@ -22,16 +22,7 @@ from pipeline.simulation.surrogate import ReadingModel, trajectory
 from pipeline.simulation.targets import CLASSES, PAPER_TARGETS, Target, baseline_statistics, loss
 
 FIT_SPLITS = ("train", "validation")
-BOUNDS: dict[str, tuple[float, float]] = {
-    "null_favourable": (0.2, 0.9),
-    "power": (0.3, 0.99),
-    "rank_gradient": (0.0, 1.0),
-    "effect_sd": (0.0, 2.5),
-    "relevance_decay": (0.0, 0.3),
-    "noise": (0.0, 0.4),
-    "median_reports": (3.0, 16.0),
-    "size_sd": (0.2, 1.5),
-}
+BOUNDS = Calibration.bounds()
 
 
 def surrogate_statistics(cal: Calibration, model: ReadingModel, seed: int = 0,

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pipeline.recordings import read_records, sha256_file
 from pipeline.simulation.benchmark import load_benchmark
 from pipeline.simulation.calibrated import WORLD_NAME, calibration_json
 from pipeline.simulation.fit import BOUNDS, FIT_SPLITS, fit, residual_rows
 from pipeline.simulation.surrogate import measure_reading_model, reading_model_json
-from pipeline.trajectory import read_records, sha256_file
 
 
 def _commit() -> str:

@@ -21,7 +21,7 @@ from pipeline.inference.belief import noisy_or
 from pipeline.inference.paths import path_order_key, route_strength
 from pipeline.inference.posterior import Posterior, label_posterior
 from pipeline.model import CausalPath, Polarity
-from pipeline.simulation.literature import Study, StudyKey
+from pipeline.simulation.world import Study, StudyKey
 from pipeline.trajectory import StepRecord
 
 READ_KINDS = ("trial", "cohort", "secondary")  # studies whose text reports the query's result

@@ -9,8 +9,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from pipeline.model import SPLITS
+from pipeline.recordings import read_labelled_records, sha256_file
 from pipeline.terminal import command_group, console, fail
-from pipeline.trajectory import SPLITS, read_labelled_records, sha256_file
 
 app = command_group("The process reward model (PRM) of the DACG stopping policy.")
 

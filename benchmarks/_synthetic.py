@@ -1,5 +1,7 @@
 """Seeded synthetic evidence with repeats and conflicting polarities: the parity tests and
-the ingest benchmark write the same stream to both stores."""
+the ingest benchmark write the same stream to both stores. Not part of the package: both
+import it as `_synthetic` (the scripts' folder is on the path when run as
+`python benchmarks/NAME.py`, and pytest's `pythonpath` in pyproject.toml adds it)."""
 
 from __future__ import annotations
 

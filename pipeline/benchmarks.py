@@ -1,15 +1,18 @@
 """The benchmarks `dacg bench` runs on, opened from one spec string so that worker
 processes can each open their own copy: 'simulated' (the seed-0 paper-scale benchmark),
-a folder written by `dacg corpus simulate`, or a MedEvidence JSONL file."""
+a folder written by `dacg simulate corpus`, or a MedEvidence JSONL file. It sits above
+evaluation and simulation (as `pipeline/sources.py` does), because a benchmark may be
+the simulator's while the simulation's calibration uses evaluation's metrics: evaluation
+gets `open_benchmark` passed in and never imports the simulator."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.evaluation.record import BenchmarkQuery
 from pipeline.jsonl import read_jsonl
-from pipeline.model import Query
+from pipeline.model import Abstract
 from pipeline.retrieval.source import LiteratureSource
 
 MEDEVIDENCE_SPLIT = "dev"
@@ -17,15 +20,6 @@ MEDEVIDENCE_SPLIT = "dev"
 
 class BenchmarkError(ValueError):
     """A benchmark spec that names nothing usable; the message is one line."""
-
-
-@dataclass(frozen=True)
-class BenchmarkQuery:
-    """A query to record, with its split (the answer key stays out of the run)."""
-
-    id: str
-    query: Query
-    split: str
 
 
 def _is_medevidence(path: Path) -> bool:
@@ -58,20 +52,18 @@ def open_benchmark(spec: str, warn: Callable[[str], None] | None = None
                  for q in medevidence.questions.values() if q.understood], medevidence)
     else:
         raise BenchmarkError(f"{spec!r} is neither 'simulated', a folder written by "
-                             "`dacg corpus simulate`, nor a MedEvidence JSONL file")
+                             "`dacg simulate corpus`, nor a MedEvidence JSONL file")
     return [BenchmarkQuery(s.id, s.query(), s.split) for s in sims], source
 
 
-def abstract_texts(source: LiteratureSource) -> dict[str, str]:
-    """Every abstract of a benchmark's literature by PMID (title and text), for baselines
-    that read the studies themselves (trim-and-fill); empty for other sources."""
+def benchmark_abstracts(source: LiteratureSource) -> list[Abstract]:
+    """Every abstract of a benchmark's literature, for baselines that read the studies
+    themselves (trim-and-fill); none for other sources."""
     from pipeline.retrieval.medevidence import MedEvidenceSource
     from pipeline.simulation.literature import SimulatedLiterature
 
     if isinstance(source, SimulatedLiterature):
-        abstracts = [a for topic in source.topic_ids for a, _ in source.literature(topic)]
-    elif isinstance(source, MedEvidenceSource):
-        abstracts = [a for q in source.questions.values() for a in q.abstracts]
-    else:
-        return {}
-    return {a.pmid: f"{a.title} {a.text}" for a in abstracts}
+        return source.abstracts()
+    if isinstance(source, MedEvidenceSource):
+        return [a for q in source.questions.values() for a in q.abstracts]
+    return []
