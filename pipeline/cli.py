@@ -43,6 +43,7 @@ from pipeline.stopping.policies import (
 from pipeline.stopping.thresholds import load_thresholds
 from pipeline.terminal import (
     FaultBoundary,
+    Stopwatch,
     command_group,
     console,
     counted,
@@ -331,7 +332,6 @@ def demo() -> None:
     """The main result in seconds: the calibrated world's test split (70 Beneficial, 70
     NoEffect queries) read on an in-memory store, k = 20 against DACG on the same steps
     (NoEffect accuracy, drift, steps, 95% bootstrap CIs), then one worked question."""
-    import time
 
     from pipeline.demo import (
         WORLD_THRESHOLDS,
@@ -344,7 +344,7 @@ def demo() -> None:
     )
     from pipeline.resources import shipped
 
-    started = time.perf_counter()
+    clock = Stopwatch()
     try:
         thresholds = load_thresholds(shipped(WORLD_THRESHOLDS))
         with counted("reading the test split", 140) as advance:
@@ -386,7 +386,7 @@ def demo() -> None:
             console.print(f"  {head} -[{signed(polarity)}]-> {tail}  PMID {pmid}: {sentence}",
                           highlight=False, markup=False)
     # on stderr: stdout is the same on every run (tests compare it across installs)
-    errors.print(f"done in {time.perf_counter() - started:.1f} s", highlight=False)
+    errors.print(f"done in {clock.seconds:.1f} s", highlight=False)
 
 
 @app.command()

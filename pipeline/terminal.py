@@ -4,6 +4,7 @@ how it fails."""
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,6 +42,17 @@ def counted(description: str, total: int) -> Iterator[Callable[..., None]]:
     with progress_bar() as progress:
         task = progress.add_task(description, total=total)
         yield lambda n=1: progress.advance(task, n)
+
+
+class Stopwatch:
+    """Wall-clock seconds since it was made: commands say how long they took."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
 
 
 def one_line(error: BaseException) -> str:

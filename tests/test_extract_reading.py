@@ -3,6 +3,10 @@ hand-written sentence whose correct reading is stated in its comment."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from pipeline.extraction.extractor import RuleExtractor
@@ -142,113 +146,14 @@ def test_a_comparator_named_as_the_base_of_a_combination_is_not_the_other_arm(
                       "dentinal hypersensitivity", "5% potassium nitrate (KNO3)") == [-1]
 
 
-@pytest.mark.parametrize("text", [
-    # 'over 6 h' says when, not against what: 'than for placebo' names the reference, so
-    # more pain relief with etoricoxib (+1)
-    "Pain relief over 6 h for etoricoxib was significantly greater than for placebo "
-    "(P < 0.001).",
-    "Pain relief over the first week for etoricoxib was significantly greater than for "
-    "placebo (P < 0.001).",
-])
-def test_over_a_span_of_time_is_not_the_reference_arm(extractor: RuleExtractor,
-                                                      text: str) -> None:
-    assert polarities(extractor, text, "etoricoxib", "pain relief") == [1]
+# Readings added from errors on the even halves of Evidence Inference and MedEvidence dev:
+# each case in tests/fixtures/readings.jsonl states, by hand, the polarities the rules must
+# read and why.
+READINGS = [json.loads(line) for line in
+            (Path(__file__).parent / "fixtures" / "readings.jsonl").read_text().splitlines()]
 
 
-def test_over_an_arm_still_is(extractor: RuleExtractor) -> None:
-    # 'the advantage of placebo over etoricoxib': etoricoxib is the reference, and pain
-    # relief was greater with placebo, so less with etoricoxib (-1)
-    text = "Pain relief was significantly greater with placebo over etoricoxib (P < 0.01)."
-    assert polarities(extractor, text, "etoricoxib", "pain relief") == [-1]
-
-
-@pytest.mark.parametrize("text", [
-    # 'least squares mean' and 'at least' name an estimate and an amount, not 'less'
-    "Etoricoxib had a significantly greater least squares mean pain relief score than "
-    "placebo (20.9 vs 5.4; P < 0.001).",
-    "At least one episode of pain relief was significantly more frequent with etoricoxib "
-    "than with placebo (P < 0.01).",
-])
-def test_least_squares_and_at_least_are_not_cues(extractor: RuleExtractor,
-                                                 text: str) -> None:
-    assert polarities(extractor, text, "etoricoxib", "pain relief") == [1]
-
-
-@pytest.mark.parametrize("text", [
-    # how pain relief varies with plasma concentration says nothing about the arms
-    "There was a linear relationship between plasma etoricoxib concentrations and pain "
-    "relief scores, followed by a decline at higher concentrations.",
-    "In the etoricoxib group, pain relief was positively correlated with plasma "
-    "concentrations (r = 0.85, p = 0.016).",
-])
-def test_a_relationship_between_measures_is_not_a_finding(extractor: RuleExtractor,
-                                                          text: str) -> None:
-    assert polarities(extractor, text, "etoricoxib", "pain relief") == []
-
-
-def test_arms_alike_at_baseline_is_not_a_null_finding(extractor: RuleExtractor) -> None:
-    # the first sentence says how the arms began; only the second is the result: more
-    # adherence with telephone follow-up (+1)
-    text = ("There was no significant difference in adherence between the telephone "
-            "follow-up and control groups before the intervention (P > 0.05). After the "
-            "intervention, adherence was significantly higher with telephone follow-up "
-            "than in the control group (P < 0.05).")
-    assert polarities(extractor, text, "telephone follow-up", "adherence",
-                      "control") == [1]
-
-
-def test_an_abbreviation_followed_by_more_words_in_its_parenthesis(
-        extractor: RuleExtractor) -> None:
-    # 'TOPAR8' is defined as total pain relief inside '(TOPAR8, primary end point)', so
-    # the result on TOPAR8 is the result on pain relief: greater with etoricoxib (+1)
-    text = ("The end points included total pain relief over 8 hours (TOPAR8, primary end "
-            "point). Etoricoxib had a significantly greater TOPAR8 score than placebo "
-            "(20.9 vs 5.4; P < 0.001).")
-    assert polarities(extractor, text, "etoricoxib", "total pain relief") == [1]
-
-
-def test_a_ratio_named_far_before_its_interval(extractor: RuleExtractor) -> None:
-    # a risk ratio of 1.24 whose interval (1.05-1.47) lies above 1: more invasive breast
-    # cancer with raloxifene than with tamoxifen (+1), though the estimate is named 70
-    # characters before the interval
-    text = ("The risk ratio for invasive breast cancer with raloxifene versus tamoxifen "
-            "was 1.24 (95% CI, 1.05-1.47).")
-    assert polarities(extractor, text, "raloxifene", "invasive breast cancer",
-                      "tamoxifen") == [1]
-
-
-def test_a_tail_after_a_mid_sentence_although_is_read_in_its_own_clause(
-        extractor: RuleExtractor) -> None:
-    # the improvements belong to the first clause, not to HbA1c: the rules find no
-    # direction for HbA1c in 'although not by change in HbA1c' (they read +1 before)
-    text = ("Problem solving was accompanied by significant improvements in healthy eating "
-            "and physical activity, although not by change in HbA1c.")
-    assert polarities(extractor, text, "problem solving", "HbA1c", "self-management") == []
-
-
-def test_values_stated_after_their_arms(extractor: RuleExtractor) -> None:
-    # 90% responded with methylphenidate plus PUFA, 60% with methylphenidate plus
-    # placebo: more response with PUFA (+1); '25%' before the first arm is a definition
-    text = ("Response to treatment (a reduction of at least 25% in the signs) in the group "
-            "taking PUFA was 90% (18 patients) and in the placebo group, it was 60% "
-            "(12 patients) (p=0.028).")
-    assert polarities(extractor, text, "PUFA", "response to treatment") == [1]
-
-
-def test_a_null_and_a_change_word_in_another_conjunct_do_not_reach_the_tail(
-        extractor: RuleExtractor) -> None:
-    # 'not associated with a greater cough reduction' is the first predicate; after ', and'
-    # the antibiotic 'presented more adverse events' than syrup alone: more (+1)
-    text = ("Additional antibiotic prescription was not associated with a greater cough "
-            "reduction, and presented more adverse events than the homeopathic syrup alone.")
-    assert polarities(extractor, text, "antibiotic", "adverse events",
-                      "homeopathic syrup alone") == [1]
-
-
-def test_a_change_from_the_comparator_starts_there(extractor: RuleExtractor) -> None:
-    # 'reduction from baseline ... in the nateglinide group': glucose fell from its
-    # baseline value with nateglinide (-1); baseline is where the change began
-    text = ("Reduction from baseline in postprandial glucose excursion was significant in "
-            "the nateglinide group (P = 0.037).")
-    assert polarities(extractor, text, "nateglinide", "postprandial glucose excursion",
-                      "baseline") == [-1]
+@pytest.mark.parametrize("case", READINGS, ids=[case["id"] for case in READINGS])
+def test_readings_from_the_even_halves(extractor: RuleExtractor, case: dict[str, Any]) -> None:
+    assert polarities(extractor, case["text"], case["intervention"], case["outcome"],
+                      case["comparator"]) == case["expected"], case["why"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
@@ -16,7 +15,7 @@ from pipeline.model import SPLITS
 from pipeline.resources import SHARED_DATA
 from pipeline.stopping.policies import Thresholds
 from pipeline.stopping.thresholds import FROZEN_THRESHOLDS
-from pipeline.terminal import command_group, console, counted, errors, fail
+from pipeline.terminal import Stopwatch, command_group, console, counted, errors, fail
 
 app = command_group("Benchmarks: record full trajectories, replay stopping policies, tune "
                     "thresholds on validation, write the paper's tables and figures.")
@@ -150,12 +149,12 @@ def record(
         pending = len(chosen) - len(recorded_queries(out) & {q.id for q in chosen})
     except ValueError as error:
         raise fail(f"{out}: not a trajectory file ({error})") from None
-    started = time.perf_counter()
+    clock = Stopwatch()
     with counted("recording", pending) as advance:
         count = record_queries(benchmark, chosen, out, budget, jobs,
                                on_query=lambda _: advance(), opened=opened,
                                opener=open_benchmark)
-    console.print(f"recorded {count} queries in {time.perf_counter() - started:.1f} s "
+    console.print(f"recorded {count} queries in {clock.seconds:.1f} s "
                   f"({len(chosen) - count} were already in {out})", highlight=False)
 
 
@@ -213,7 +212,7 @@ def replay_command(
     from pipeline.evaluation.harness import evaluate
     from pipeline.evaluation.report import main_table
 
-    started = time.perf_counter()
+    clock = Stopwatch()
     runs, truth, _ = _load(records, queries, prm, split)
     result = evaluate(runs, truth, _thresholds(thresholds))
     table = main_table(result.metrics, result.coverage)
@@ -224,7 +223,7 @@ def replay_command(
         shown.add_row(*row)
     console.print(shown)
     console.print(f"replayed {len(result.outcomes)} policies over {len(runs)} queries in "
-                  f"{time.perf_counter() - started:.2f} s", highlight=False)
+                  f"{clock.seconds:.2f} s", highlight=False)
 
 
 @app.command()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,7 +17,7 @@ import typer
 from rich.table import Table
 
 from pipeline.resources import SHARED_DATA
-from pipeline.terminal import command_group, console, fail
+from pipeline.terminal import Stopwatch, command_group, console, fail
 
 if TYPE_CHECKING:
     from pipeline.extraction.mesh import MeshIndex
@@ -130,9 +129,9 @@ def evaluate(
     model = load_default_model() if calibrated else None
     extractor = RuleExtractor(calibration=model,
                               fallback=load_default_classifier() if fallback else None)
-    started = time.perf_counter()
+    clock = Stopwatch()
     report = run(extractor, prompts)
-    seconds = time.perf_counter() - started
+    seconds = clock.seconds
     per_class = report.per_class()
     if as_json:
         console.print_json(json.dumps({
@@ -201,11 +200,11 @@ def index(
                                                    "$DACG_MESH or the shared table.")] = None,
 ) -> None:
     """Build (once) or load the cached MeSH linker index, and time it."""
-    started = time.perf_counter()
+    clock = Stopwatch()
     loaded = _mesh(mesh)
     directory = loaded.linker.directory if loaded.linker else None
     console.print(f"{len(loaded.table.descriptors)} descriptors; index at {directory}; "
-                  f"{time.perf_counter() - started:.1f} s", highlight=False)
+                  f"{clock.seconds:.1f} s", highlight=False)
 
 
 @app.command()
