@@ -83,8 +83,8 @@ def write_calibration(records: Path, benchmark: Path, fitted_file: Path, out: Pa
     text = calibration_markdown(fitted, recorded_statistics(records, benchmark))
     share, pairs = probe_pairwise(records, benchmark, Calibration.from_json(fitted["parameters"]))
     text += (f"\nBayes probe (the world's own model, each study's position known): pairwise "
-             f"accuracy {100 * share:.1f}% on the {pairs} test preference pairs, the PRM's "
-             f"ceiling here (paper's PRM: 88.1%).\n")
+             f"accuracy {100 * share:.1f}% on the {pairs} test preference pairs, a reference "
+             f"for the PRM, not a bound on it (paper's PRM: 88.1%).\n")
     out.mkdir(parents=True, exist_ok=True)
     (out / "calibration.md").write_text(text, encoding="utf-8")
     return out / "calibration.md"
