@@ -8,6 +8,7 @@ only once the posterior is informed by a path.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -34,8 +35,10 @@ class DensityStability:
         return "density_stable" if change <= self.epsilon else None
 
 
-class _OverWindow:
-    """A rule over the last `window` steps (>= 1), checked when it is made."""
+class _OverWindow(ABC):
+    """A rule over the last `window` steps (>= 1), checked when it is made: it judges the
+    window's steps against the steps before it, once both exist and the posterior is
+    informed."""
 
     window: int
     requirement: ClassVar[str]  # the error's opening words when the window is too short
@@ -43,6 +46,16 @@ class _OverWindow:
     def __post_init__(self) -> None:
         if self.window < 1:
             raise ValueError(f"{self.requirement}, got {self.window}")
+
+    def fires(self, steps: Sequence[StepRecord]) -> str | None:
+        if not _past_window(steps, self.window):
+            return None
+        return self.judge(steps[:-self.window], steps[-self.window:])
+
+    @abstractmethod
+    def judge(self, earlier: Sequence[StepRecord],
+              recent: Sequence[StepRecord]) -> str | None:
+        """The stop reason, or None, from the steps before the window and those in it."""
 
 
 def _past_window(steps: Sequence[StepRecord], window: int) -> bool:
@@ -68,18 +81,12 @@ class PathDiscovery(_OverWindow):
     name: str = field(default="path_discovery", init=False)
     requirement: ClassVar[str] = "path discovery needs a window of >= 1 steps"
 
-    def fires(self, steps: Sequence[StepRecord]) -> str | None:
-        if not _past_window(steps, self.window):
-            return None
-        seen: set[tuple[str, ...]] = set()
-        for step in steps[:-self.window]:
-            seen |= _path_keys(step)
+    def judge(self, earlier: Sequence[StepRecord],
+              recent: Sequence[StepRecord]) -> str | None:
+        seen = set().union(*map(_path_keys, earlier))
         if not seen:
             return None
-        recent: set[tuple[str, ...]] = set()
-        for step in steps[-self.window:]:
-            recent |= _path_keys(step)
-        return "no_new_paths" if recent <= seen else None
+        return "no_new_paths" if set().union(*map(_path_keys, recent)) <= seen else None
 
 
 @dataclass(frozen=True)
@@ -98,11 +105,10 @@ class EvidencePlateau(_OverWindow):
     name: str = field(default="evidence_plateau", init=False)
     requirement: ClassVar[str] = "an evidence plateau needs a window of >= 1"
 
-    def fires(self, steps: Sequence[StepRecord]) -> str | None:
-        if not _past_window(steps, self.window):
-            return None
-        before = steps[-1 - self.window].graph["evidence"]
+    def judge(self, earlier: Sequence[StepRecord],
+              recent: Sequence[StepRecord]) -> str | None:
+        before = earlier[-1].graph["evidence"]
         if before <= 0:
             return None
-        rate = (steps[-1].graph["evidence"] - before) / before
+        rate = (recent[-1].graph["evidence"] - before) / before
         return "evidence_plateau" if rate < self.growth else None
