@@ -33,6 +33,8 @@ PrmOpt = Annotated[str | None, typer.Option(
          "or 'none'.")]
 ThresholdsOpt = Annotated[Path | None, typer.Option(
     help="Frozen thresholds written by `dacg bench tune` (default: the shipped ones).")]
+ReportFolder = Annotated[Path, typer.Option(
+    help="Folder for the tables and figures (created if absent).")]
 BenchmarkOpt = Annotated[str, typer.Option(
     help="The benchmark the records come from ('simulated', a folder, a MedEvidence file), "
          "whose abstracts and entities the baselines and the grounding split read; or "
@@ -216,22 +218,21 @@ def replay_command(
     runs, truth, _ = _load(records, queries, prm, split)
     result = evaluate(runs, truth, _thresholds(thresholds))
     table = main_table(result.metrics, result.coverage)
-    shown = Table(title=f"{split} split, {result.metrics['k=20'].n} Beneficial/NoEffect queries")
+    shown = Table(title=f"{split} split, {result.metrics['k=20'].n} Beneficial/NoEffect queries",
+                  caption=f"replayed {len(result.outcomes)} policies over {len(runs)} queries "
+                          f"in {clock.seconds:.2f} s")
     for column in table.header:
         shown.add_column(column, justify="left" if column == "Method" else "right")
     for row in table.rows:
         shown.add_row(*row)
     console.print(shown)
-    console.print(f"replayed {len(result.outcomes)} policies over {len(runs)} queries in "
-                  f"{clock.seconds:.2f} s", highlight=False)
 
 
 @app.command()
 def report(
     records: RecordsArg,
     queries: QueriesOpt = DEFAULT_QUERIES,
-    out: Annotated[Path, typer.Option(help="Folder for the tables and figures.")]
-    = Path("reports/simulated"),
+    out: ReportFolder = Path("reports/simulated"),
     split: Annotated[str, typer.Option(help="train, validation or test.")] = "test",
     prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
@@ -288,8 +289,7 @@ def analyses(
     prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
     queries: QueriesOpt = DEFAULT_QUERIES,
-    out: Annotated[Path, typer.Option(help="Folder for analyses.md and reliability.png.")]
-    = Path("reports/simulated"),
+    out: ReportFolder = Path("reports/simulated"),
     benchmark: BenchmarkOpt = "simulated",
     mesh: Annotated[Path | None, typer.Option(
         help="MeSH table; default $DACG_MESH or the shared one.")] = None,
@@ -348,8 +348,7 @@ def _medevidence_runs(records: list[Path], data: Path, prm: str | None,
 def medevidence(
     records: RecordsArg,
     data: MedEvidenceOpt = MEDEVIDENCE_DEV,
-    out: Annotated[Path, typer.Option(help="Folder for the table and figure.")]
-    = Path("reports/medevidence"),
+    out: ReportFolder = Path("reports/medevidence"),
     prm: PrmOpt = None,
     thresholds: ThresholdsOpt = None,
     freeze_firmness: Annotated[Path | None, typer.Option(
