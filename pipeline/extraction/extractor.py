@@ -173,9 +173,6 @@ class RuleExtractor:
             tail_mention = max(tail_mentions, key=lambda m: m.score)
             arms = comparators.get(start, [])
             reading = read(sentence, tail_mention, head_mentions, arms, adverse)
-            if reading is not None and reading.polarity == 0 and self.picker.at_baseline(
-                    sentence):
-                reading = None  # 'similar at baseline': how alike the arms began
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 
@@ -209,7 +206,7 @@ class RuleExtractor:
         return [c for c in self._candidates(parsed, query.outcome, heads, tails, comparators,
                                             True)
                 if not c.sentence.is_aim and self.picker.states_result(c.sentence)
-                and not self.picker.at_baseline(c.sentence)]
+                and not c.sentence.at_baseline]
 
     def _pick_score(self, parsed: ParsedAbstract, candidate: Candidate) -> float:
         """The picker's score of a candidate sentence (higher: more likely the result)."""

@@ -198,6 +198,11 @@ DEFINITION_PHRASES = ("outcome was", "outcomes were", "outcomes included", "outc
                       # the arms differ
                       "relationship between", "correlation between",
                       "correlations between", "correlated with", "correlation with")
+# Comparisons of the arms before treatment: how alike the groups were, not a result.
+BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
+                    ("before", "intervention"), ("before", "treatment"),
+                    ("baseline", "characteristics"), ("prior", "to", "treatment"),
+                    ("prior", "to", "the", "intervention"))
 ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
 LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
 SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},

@@ -30,11 +30,6 @@ SUBGROUP_WORDS = frozenset({"subgroup", "subgroups", "subset", "subsets", "strat
                             "secondary", "interaction"})
 # 'between the groups', 'between-group': a comparison of arms without naming them
 BETWEEN_WORDS = frozenset({"between", "between-group", "intergroup", "inter-group"})
-# Comparisons of the arms before treatment: how alike the groups were, not a result.
-BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
-                    ("before", "intervention"), ("before", "treatment"),
-                    ("baseline", "characteristics"), ("prior", "to", "treatment"),
-                    ("prior", "to", "the", "intervention"))
 # Words that only a reported result uses ('differed significantly', 'P = ...' aside).
 RESULT_WORDS = frozenset({"significant", "significantly", "differ", "differed", "differs",
                           "different", "difference", "differences", "versus", "vs",
@@ -104,7 +99,7 @@ class SentencePicker:
         score += w.aim * sentence.is_aim
         score += w.design * (not stats and not words.isdisjoint(DESIGN_WORDS))
         score += w.subgroup * (not words.isdisjoint(SUBGROUP_WORDS))
-        score += w.baseline * _has_phrase(sentence, BASELINE_PHRASES)
+        score += w.baseline * sentence.at_baseline
         score += w.hedged * sentence.hedged
         score += w.title * (signals.title or section == "TITLE")
         return score
@@ -118,11 +113,6 @@ class SentencePicker:
         return bool(sentence.stats or sentence.compares or sentence.nulls) or not (
             RESULT_WORDS.isdisjoint(words) and SIGN_OF.keys().isdisjoint(words))
 
-    @staticmethod
-    def at_baseline(sentence: Sentence) -> bool:
-        """Whether the sentence compares the arms before treatment."""
-        return _has_phrase(sentence, BASELINE_PHRASES)
-
     def pooling_weights(self, scores: Sequence[float]) -> list[float]:
         """Each sentence's weight in pooling: 1 for the best, less for the others."""
         if not scores:
@@ -131,11 +121,3 @@ class SentencePicker:
         sharpness = self.weights.sharpness
         return [math.exp(sharpness * (s - best)) for s in scores]
 
-
-def _has_phrase(sentence: Sentence, phrases: Sequence[tuple[str, ...]]) -> bool:
-    words = sentence.words
-    for i in range(sentence.start, sentence.end):
-        for phrase in phrases:
-            if words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase:
-                return True
-    return False

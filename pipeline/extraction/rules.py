@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pipeline.extraction.lexicon import (
     ARM_PREPOSITIONS,
     ASSOCIATION_WORDS,
+    BASELINE_PHRASES,
     CHANGE_WORDS,
     CLAUSE_BREAKS,
     COMBINATION_JOINERS,
@@ -84,6 +85,13 @@ class Sentence:
     def hedged(self) -> bool:
         return not HEDGES.isdisjoint(self.words[self.start:self.end])
 
+    @property
+    def at_baseline(self) -> bool:
+        """Whether it compares the arms before treatment ('similar at baseline')."""
+        words = self.words
+        return any(words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase
+                   for i in range(self.start, self.end) for phrase in BASELINE_PHRASES)
+
 
 @dataclass(frozen=True, slots=True)
 class Reading:
@@ -117,7 +125,16 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     """The head -> tail polarity this sentence states about the tail mention, or None when
     it states none (an aim, no cue, or a significant result without a direction).
     `adverse_tail` says the tail is something patients want less of (pain, mortality), so
-    that 'improved' reads as a decrease."""
+    that 'improved' reads as a decrease. Arms alike at baseline is not a null finding:
+    it says how the arms began."""
+    reading = _read(sentence, tail, heads, comparators, adverse_tail)
+    if reading is not None and reading.polarity == 0 and sentence.at_baseline:
+        return None
+    return reading
+
+
+def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
+          comparators: Sequence[Mention], adverse_tail: bool) -> Reading | None:
     if sentence.is_aim:
         return None
     start, end = _clause(sentence, tail)
@@ -476,9 +493,7 @@ def _value_stated_after(words: Sequence[str], arm_end: int, end: int) -> float |
     for i in range(arm_end, min(end - 1, arm_end + COPULA_LOOKAHEAD)):
         if words[i] in ("was", "were", "is", "are"):
             following = words[i + 1]
-            if _NUMBER.match(following):
-                return float(following.rstrip("%").replace(",", "."))
-            return None
+            return _value_of(following) if _NUMBER.match(following) else None
     return None
 
 
@@ -494,12 +509,17 @@ def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
         elif word in ("(", "["):
             depth = max(0, depth - 1)
         elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in ("±", "+/-", "to", "sd")):
-            value = float(word.rstrip("%").replace(",", "."))
+            value = _value_of(word)
             if depth == 0:
                 return value
             if inside is None:
                 inside = value
     return inside
+
+
+def _value_of(word: str) -> float:
+    """A number token's value ('12.5%', '3,2')."""
+    return float(word.rstrip("%").replace(",", "."))
 
 
 def _modifier_sign(words: Sequence[str], heads: Sequence[Mention], start: int,
