@@ -292,6 +292,20 @@ def test_bench_record_bad_medevidence_line(tmp_path: Path, case: str,
     assert not out.exists()
 
 
+@pytest.mark.parametrize("line, reason", [
+    ('{"prompt_id": "1", "outcome": "pain", "label": "significantly increased"}',
+     "missing field(s) intervention"),
+    ('{"prompt_id": "1", "intervention": "a", "outcome": "pain", "label": "maybe"}',
+     "label 'maybe' is not one of significantly increased, significantly decreased, "
+     "no significant difference"),
+    ("[1]", "each line must be a JSON object"),
+])
+def test_eval_extractor_bad_prompt_line(tmp_path: Path, line: str, reason: str) -> None:
+    path = tmp_path / "ei.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    assert_one_line(dacg("eval", "extractor", "--data", path), 1, f"{path}:1: {reason}")
+
+
 @pytest.mark.skipif(not MEDEVIDENCE.is_file(), reason="needs ../shared MedEvidence data")
 def test_bench_medevidence_on_empty_records(tmp_path: Path) -> None:
     empty = tmp_path / "records.jsonl"

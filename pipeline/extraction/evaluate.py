@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pipeline.extraction.extractor import Extractor
-from pipeline.jsonl import read_jsonl_objects
+from pipeline.jsonl import JsonlError, parse_jsonl
 from pipeline.model import MAX_NAME_CHARS, Abstract, Entity, Evidence, Query
 
 INCREASED = "significantly increased"
@@ -48,10 +49,23 @@ def _entity(name: str) -> Entity:
 
 
 def read_prompts(path: Path | str) -> list[Prompt]:
-    return [Prompt(str(row["prompt_id"]), str(row.get("pmcid", "")), row["intervention"],
-                   row.get("comparator") or "", row["outcome"], row["label"],
-                   row.get("abstract", ""))
-            for _, row in read_jsonl_objects(path)]
+    """The prompts of an Evidence Inference file; a line without a prompt's fields, or with
+    a label outside LABELS, is one JsonlError naming the file and line."""
+    return parse_jsonl(path, _prompt, JsonlError)
+
+
+def _prompt(row: Any) -> Prompt:
+    if not isinstance(row, dict):
+        raise ValueError("each line must be a JSON object")
+    missing = [name for name in ("prompt_id", "intervention", "outcome", "label")
+               if not isinstance(row.get(name), str | int) or row.get(name) == ""]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(missing)}")
+    if row["label"] not in LABELS:
+        raise ValueError(f"label {row['label']!r} is not one of {', '.join(LABELS)}")
+    return Prompt(str(row["prompt_id"]), str(row.get("pmcid") or ""), str(row["intervention"]),
+                  str(row.get("comparator") or ""), str(row["outcome"]), row["label"],
+                  str(row.get("abstract") or ""))
 
 
 def pooled_label(rows: Iterable[Evidence], query: Query) -> str | None:
