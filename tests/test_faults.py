@@ -300,10 +300,15 @@ def test_bench_record_bad_medevidence_line(tmp_path: Path, case: str,
      "no significant difference"),
     ("[1]", "each line must be a JSON object"),
 ])
-def test_eval_extractor_bad_prompt_line(tmp_path: Path, line: str, reason: str) -> None:
+@pytest.mark.parametrize("command", [("eval", "extractor"), ("extract", "train")])
+def test_bad_prompt_line(tmp_path: Path, line: str, reason: str,
+                         command: tuple[str, str]) -> None:
     path = tmp_path / "ei.jsonl"
     path.write_text(line + "\n", encoding="utf-8")
-    assert_one_line(dacg("eval", "extractor", "--data", path), 1, f"{path}:1: {reason}")
+    out = ("--out", tmp_path / "m.json", "--fallback-out", tmp_path / "f.json") if (
+        command[0] == "extract") else ()
+    assert_one_line(dacg(*command, "--data", path, *out), 1, f"{path}:1: {reason}")
+    assert not (tmp_path / "m.json").exists()
 
 
 @pytest.mark.skipif(not MEDEVIDENCE.is_file(), reason="needs ../shared MedEvidence data")

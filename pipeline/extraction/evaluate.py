@@ -48,13 +48,15 @@ def _entity(name: str) -> Entity:
     return Entity.from_name(clean)
 
 
-def read_prompts(path: Path | str) -> list[Prompt]:
-    """The prompts of an Evidence Inference file; a line without a prompt's fields, or with
-    a label outside LABELS, is one JsonlError naming the file and line."""
-    return parse_jsonl(path, _prompt, JsonlError)
+def read_prompts(path: Path | str, text_field: str = "abstract") -> list[Prompt]:
+    """The prompts of an Evidence Inference file, each with the text in `text_field` (the
+    dev file's "abstract", the training file's "evidence" passage); a line without a
+    prompt's fields, or with a label outside LABELS, is one JsonlError naming the file and
+    line."""
+    return parse_jsonl(path, lambda row: _prompt(row, text_field), JsonlError)
 
 
-def _prompt(row: Any) -> Prompt:
+def _prompt(row: Any, text_field: str) -> Prompt:
     if not isinstance(row, dict):
         raise ValueError("each line must be a JSON object")
     missing = [name for name in ("prompt_id", "intervention", "outcome", "label")
@@ -65,7 +67,7 @@ def _prompt(row: Any) -> Prompt:
         raise ValueError(f"label {row['label']!r} is not one of {', '.join(LABELS)}")
     return Prompt(str(row["prompt_id"]), str(row.get("pmcid") or ""), str(row["intervention"]),
                   str(row.get("comparator") or ""), str(row["outcome"]), row["label"],
-                  str(row.get("abstract") or ""))
+                  str(row.get(text_field) or ""))
 
 
 def pooled_label(rows: Iterable[Evidence], query: Query) -> str | None:

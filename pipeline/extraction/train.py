@@ -14,10 +14,15 @@ from pathlib import Path
 
 from pipeline.extraction import fallback
 from pipeline.extraction.calibration import ConfidenceModel, fit
-from pipeline.extraction.evaluate import DECREASED, INCREASED, NO_DIFFERENCE, Prompt
+from pipeline.extraction.evaluate import (
+    DECREASED,
+    INCREASED,
+    NO_DIFFERENCE,
+    Prompt,
+    read_prompts,
+)
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.rules import Candidate
-from pipeline.jsonl import read_jsonl_objects
 from pipeline.model import Abstract
 
 LABEL_POLARITY = {INCREASED: 1, DECREASED: -1, NO_DIFFERENCE: 0}
@@ -35,20 +40,10 @@ class TrainingSet:
 def passages(train_path: Path, exclude_path: Path | None) -> tuple[list[Prompt], int, int]:
     """The evidence passages (as prompts whose abstract is the passage) of articles not in
     `exclude_path`, with the number of rows read and dropped."""
-    excluded: set[str] = set()
-    if exclude_path is not None:
-        excluded = {str(row["pmcid"]) for _, row in read_jsonl_objects(exclude_path)}
-    kept: list[Prompt] = []
-    rows = dropped = 0
-    for _, row in read_jsonl_objects(train_path):
-        rows += 1
-        if str(row["pmcid"]) in excluded:
-            dropped += 1
-            continue
-        kept.append(Prompt(str(row["prompt_id"]), str(row["pmcid"]), row["intervention"],
-                           row.get("comparator") or "", row["outcome"], row["label"],
-                           row["evidence"]))
-    return kept, rows, dropped
+    excluded = {p.pmcid for p in read_prompts(exclude_path)} if exclude_path else set()
+    rows = read_prompts(train_path, text_field="evidence")
+    kept = [prompt for prompt in rows if prompt.pmcid not in excluded]
+    return kept, len(rows), len(rows) - len(kept)
 
 
 def training_set(train_path: Path, exclude_path: Path | None,

@@ -158,16 +158,18 @@ def calibration(
     = Path("records/paper.jsonl"),
     benchmark: Annotated[Path, typer.Option(help="The calibrated world's folder.")]
     = Path("data/simulated-paper"),
-    fitted: Annotated[Path, typer.Option(help="The fitted world.")]
-    = Path("data/worlds/paper.json"),
+    fitted: Annotated[Path | None, typer.Option(
+        help="The fitted world (default: the shipped one, data/worlds/paper.json).")] = None,
     out: Annotated[Path, typer.Option(help="Folder for calibration.md.")]
     = Path("reports/paper"),
 ) -> None:
     """The calibration table (target / fitted / residual) on the fit splits, recorded."""
+    from pipeline.resources import shipped
+    from pipeline.simulation.calibrated import FITTED_FILE
     from pipeline.simulation.calibration_report import write_calibration
 
     try:
-        written = write_calibration(records, benchmark, fitted, out)
+        written = write_calibration(records, benchmark, fitted or shipped(FITTED_FILE), out)
     except (ValueError, OSError, KeyError) as exc:
         errors.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
