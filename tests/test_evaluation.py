@@ -404,6 +404,9 @@ def test_five_way_mapping_by_hand() -> None:
         "uncertain effect")
     # no study read states its size: the participants threshold does not apply
     assert FiveWay(FirmnessRule(min_participants=10**6)).answer(run, {}) == "higher"
+    # p0, p1, p2 and p3 were read; p1 and p2 gave a direct finding: 2 of 4
+    assert FiveWay(FirmnessRule(min_reporting=0.51)).answer(run, sizes) == "insufficient data"
+    assert FiveWay(FirmnessRule(min_reporting=0.5)).answer(run, sizes) == "higher"
     assert FiveWay().answer([me_step(1, "NoEffect", (("p", 0, 0.5),))], {}) == "no difference"
     assert FiveWay().answer([me_step(1, "Decreases", (("p", -1, 0.5),))], {}) == "lower"
 

@@ -56,5 +56,14 @@ def test_an_unstated_size_is_not_a_small_study() -> None:
     assert FirmnessRule(min_participants=10**6).judge(unsized, 1) is Firmness.DEFINITE
 
 
+def test_reporting_share_by_hand() -> None:
+    read_five = EvidenceBody.of(BODY.findings, studies_read=5)  # 3 of 5 studies report
+    assert read_five.reporting_share == pytest.approx(0.6)
+    assert FirmnessRule(min_reporting=0.61).judge(read_five, 1) is Firmness.INSUFFICIENT
+    assert FirmnessRule(min_reporting=0.6).judge(read_five, 1) is Firmness.DEFINITE
+    assert BODY.reporting_share is None  # how many were read is unknown: not applied
+    assert FirmnessRule(min_reporting=1.0).judge(BODY, 1) is Firmness.DEFINITE
+
+
 def test_no_study_is_insufficient_whatever_the_rule() -> None:
     assert FirmnessRule(min_studies=0).judge(EvidenceBody.of([]), 0) is Firmness.INSUFFICIENT

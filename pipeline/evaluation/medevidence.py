@@ -2,14 +2,15 @@
 
 A question's studies are read one per step in publication-date order (the way evidence
 accumulated for the review). The five answers come from the state at the stop:
-- no path at all, or fewer than `min_studies` studies with a direct finding -> insufficient
-  data;
+- no path at all, fewer than `min_studies` studies with a direct finding, or fewer than
+  `min_reporting` of the studies read giving one (the review's studies mostly do not
+  report the outcome) -> insufficient data;
 - the label's studies hold too small a share, or too little, of the findings' confidence,
   or the studies read have too few participants between them
   (pipeline/inference/evidence_body.py) -> uncertain effect;
 - else the posterior's label: Increases -> higher, Decreases -> lower, NoEffect -> no
   difference.
-The four thresholds are tuned on one half of dev (even question ids) and reported on the
+The five thresholds are tuned on one half of dev (even question ids) and reported on the
 other half (odd ids); the 3-way accuracy on definite answers needs no tuning.
 """
 
@@ -50,6 +51,7 @@ MIN_STUDIES_GRID = (1, 2, 3)
 MIN_SHARE_GRID = (0.0, 0.6, 0.9)
 MIN_SUPPORT_GRID = (0.0, 0.2, 0.4)
 MIN_PARTICIPANTS_GRID = (0, 100, 200, 300)
+MIN_REPORTING_GRID = (0.0, 0.25, 0.5)
 Sizes = Mapping[str, int]  # PMID -> participants, for the studies that state it
 
 
@@ -72,14 +74,15 @@ def read_recorded_questions(records: list[Path], data: Path
 
 
 def evidence_body(read: Sequence[StepRecord], sizes: Sizes) -> EvidenceBody:
-    """The direct findings of the studies read (one per study, its most confident) and the
-    participants of the studies read that state their size (None when none does)."""
-    stated = [sizes[p] for p in {p for step in read for p in step.retrieved_pmids}
-              if p in sizes]
+    """The direct findings of the studies read (one per study, its most confident), the
+    participants of the studies read that state their size (None when none does) and how
+    many studies were read (all of them the review's included studies)."""
+    studies = {p for step in read for p in step.retrieved_pmids}
+    stated = [sizes[p] for p in studies if p in sizes]
     return EvidenceBody.of((StudyFinding(str(e["pmid"]), int(e["polarity"]),
                                          float(e["confidence"]), str(e.get("sentence", "")))
                             for e in direct_rows(read)),
-                           sum(stated) if stated else None)
+                           sum(stated) if stated else None, len(studies))
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def tune_mapping(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, i
     """The grid point with the best 5-way accuracy on these questions (first on ties)."""
     best, best_accuracy = FiveWay(), -1.0
     for grid_point in itertools.product(MIN_STUDIES_GRID, MIN_SHARE_GRID, MIN_SUPPORT_GRID,
-                                        MIN_PARTICIPANTS_GRID):
+                                        MIN_PARTICIPANTS_GRID, MIN_REPORTING_GRID):
         mapping = FiveWay(FirmnessRule(*grid_point))
         accuracy = five_way_accuracy(answers_at(mapping, runs, stops, sizes), gold)
         if accuracy > best_accuracy:
@@ -177,7 +180,7 @@ def evaluate_policy(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str
 def markdown(rows: Mapping[str, MedEvidenceRow]) -> str:
     header = ("| Method | Steps | 5-way held-out % (95% CI) | 5-way all dev % | "
               "3-way definite % | recall: higher / lower / no diff / uncertain / "
-              "insufficient | mapping (min studies, share, support, participants) |")
+              "insufficient | mapping (min studies, share, support, participants, reporting) |")
     lines = [header, "|---|---:|---:|---:|---:|---|---|"]
     for name, r in rows.items():
         recall = " / ".join(f"{r.recall[a]:.2f}" for a in ANSWERS)
@@ -186,7 +189,8 @@ def markdown(rows: Mapping[str, MedEvidenceRow]) -> str:
             f"({100 * r.ci_low:.1f}–{100 * r.ci_high:.1f}) | {100 * r.all_accuracy:.1f} | "
             f"{100 * r.three_way_accuracy:.1f} | {recall} | "
             f"{r.mapping.rule.min_studies}, {r.mapping.rule.min_share:g}, "
-            f"{r.mapping.rule.min_support:g}, {r.mapping.rule.min_participants} |")
+            f"{r.mapping.rule.min_support:g}, {r.mapping.rule.min_participants}, "
+            f"{r.mapping.rule.min_reporting:g} |")
     return "\n".join(lines) + "\n"
 
 

@@ -33,22 +33,25 @@ class StudyFinding:
 
 @dataclass(frozen=True, slots=True)
 class EvidenceBody:
-    """The direct findings of distinct studies (one per PMID, its most confident) and the
+    """The direct findings of distinct studies (one per PMID, its most confident), the
     participants of all the studies read that state how many they had (None when none
-    does: an unstated size is no evidence of a small study)."""
+    does: an unstated size is no evidence of a small study), and how many studies were
+    read (None when the studies read are not a review's included studies: off-topic
+    search hits say nothing about how often the outcome is reported)."""
 
     findings: tuple[StudyFinding, ...]
     participants: int | None = None
+    studies_read: int | None = None
 
     @classmethod
-    def of(cls, findings: Iterable[StudyFinding],
-           participants: int | None = None) -> EvidenceBody:
+    def of(cls, findings: Iterable[StudyFinding], participants: int | None = None,
+           studies_read: int | None = None) -> EvidenceBody:
         best: dict[str, StudyFinding] = {}
         for finding in findings:
             kept = best.get(finding.pmid)
             if kept is None or finding.confidence > kept.confidence:
                 best[finding.pmid] = finding
-        return cls(tuple(best[pmid] for pmid in sorted(best)), participants)
+        return cls(tuple(best[pmid] for pmid in sorted(best)), participants, studies_read)
 
     @property
     def studies(self) -> int:
@@ -62,6 +65,12 @@ class EvidenceBody:
         """The part of all studies' summed confidence that found `polarity` (0 if none)."""
         total = sum(f.confidence for f in self.findings)
         return self.support(polarity) / total if total > 0 else 0.0
+
+    @property
+    def reporting_share(self) -> float | None:
+        """The part of the studies read that gave a finding on the pair (None when the
+        number read is unknown)."""
+        return self.studies / self.studies_read if self.studies_read else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +87,22 @@ class FirmnessRule:
             uncertain effect: too small a body of evidence to be precise (GRADE's
             imprecision; its optimal information size is a few hundred). Not applied
             when no study states its size.
+        min_reporting: a smaller part of the studies read than this giving a finding on
+            the pair is insufficient data: a review's included studies mostly do not
+            report the outcome. Not applied when the number read is unknown.
     """
 
     min_studies: int = 1
     min_share: float = 0.0
     min_support: float = 0.0
     min_participants: int = 0
+    min_reporting: float = 0.0
 
     def judge(self, body: EvidenceBody, polarity: int) -> Firmness:
         """How firmly `body` supports the answer whose polarity is `polarity`."""
-        if body.studies < max(1, self.min_studies):
+        reporting = body.reporting_share
+        if body.studies < max(1, self.min_studies) or (
+                reporting is not None and reporting < self.min_reporting):
             return Firmness.INSUFFICIENT
         small = body.participants is not None and body.participants < self.min_participants
         if (body.share(polarity) < self.min_share or body.support(polarity) < self.min_support
