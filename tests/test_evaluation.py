@@ -16,7 +16,13 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.evaluation.harness import evaluate, write_report
 from pipeline.evaluation.ledger import counts_markdown, ledger
-from pipeline.evaluation.medevidence import FiveWay, evaluate_policy, halves, majority_note
+from pipeline.evaluation.medevidence import (
+    FiveWay,
+    across_reviews,
+    evaluate_policy,
+    halves,
+    majority_note,
+)
 from pipeline.evaluation.metrics import (
     bootstrap_ci,
     class_drift,
@@ -429,6 +435,22 @@ def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
     assert row.all_accuracy == pytest.approx(4 / 5)
     # 3-way on the three definite questions: the label at the stop, no mapping involved
     assert (row.three_way_n, row.three_way_accuracy) == (3, pytest.approx(2 / 3))
+
+
+def test_across_reviews_scores_a_mapping_on_reviews_it_was_not_tuned_on() -> None:
+    # review A's two questions are "higher", review B's "insufficient data"; every question
+    # has one study finding +1 (odd ids, the held-out half, take no part)
+    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in ("0", "2", "4", "6", "1")}
+    gold = {"0": "higher", "2": "higher", "4": "insufficient data", "6": "insufficient data",
+            "1": "lower"}
+    reviews = {"0": "A", "2": "A", "4": "B", "6": "B", "1": "A"}
+    stops = dict.fromkeys(runs, 1)
+    # tuned on all four, the best grid point gets two right (one study: one side or the
+    # other); tuned on A (min studies 1) B is answered higher, tuned on B (min studies 2)
+    # A is answered insufficient: none right on the side it was not tuned on
+    assert evaluate_policy(runs, stops, gold, {}).tuning_accuracy == 0.5
+    assert across_reviews(runs, stops, gold, {}, reviews, splits=3) == (0.0, 0.0)
+    assert across_reviews(runs, stops, gold, {}, dict.fromkeys(runs, "A")) is None
 
 
 def test_a_question_not_understood_is_scored_as_wrong() -> None:

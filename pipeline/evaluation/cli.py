@@ -365,7 +365,9 @@ def medevidence(
     from pipeline.evaluation import figures
     from pipeline.evaluation.analyses import grounding_split
     from pipeline.evaluation.medevidence import (
+        ACROSS_REVIEWS_SPLITS,
         ANSWERS,
+        across_reviews,
         evaluate_policy,
         majority_note,
         markdown,
@@ -383,6 +385,16 @@ def medevidence(
             for name, outs in outcomes.items()}
     out.mkdir(parents=True, exist_ok=True)
     table = markdown(rows) + "\n" + majority_note(gold)
+    dacg_stops = {o.query_id: o.stop for o in outcomes["DACG"]}
+    new_reviews = across_reviews(runs, dacg_stops, gold, sizes,
+                                 {q.id: q.review_pmid for q in questions})
+    if new_reviews is not None:
+        table += (f"DACG's mapping on reviews it was not tuned on (the even ids split in two "
+                  f"by review, tuned on one side, scored on the other; "
+                  f"{ACROSS_REVIEWS_SPLITS} splits): {100 * new_reviews[0]:.1f}% "
+                  f"(sd {100 * new_reviews[1]:.1f}), against "
+                  f"{100 * rows['DACG'].tuning_accuracy:.1f}% tuned and scored on the same "
+                  f"even ids.\n")
     if grounding:
         groups = grounding_split(outcomes["k=20"], _grounded(str(data), mesh))
         table += ("\nGrounding and drift at k = 20 (every recorded question; MeSH exact, "
