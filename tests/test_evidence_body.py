@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from pipeline.inference.evidence_body import (
@@ -67,3 +70,19 @@ def test_reporting_share_by_hand() -> None:
 
 def test_no_study_is_insufficient_whatever_the_rule() -> None:
     assert FirmnessRule(min_studies=0).judge(EvidenceBody.of([]), 0) is Firmness.INSUFFICIENT
+
+
+@pytest.mark.parametrize(("thresholds", "message"), [
+    ({"min_share": 0.6, "min_shares": 0.5}, "unknown firmness thresholds min_shares"),
+    ({"min_share": "0.6"}, "not numbers: min_share"),
+    ({"min_reporting": True}, "not numbers: min_reporting"),
+])
+def test_a_bad_firmness_file_is_one_error_naming_it(tmp_path: Path, thresholds: dict[str, object],
+                                                   message: str) -> None:
+    from pipeline.evaluation.medevidence import load_firmness
+
+    path = tmp_path / "firmness.json"
+    path.write_text(json.dumps({"firmness": thresholds}), encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as raised:
+        load_firmness(path)
+    assert str(path) in str(raised.value)

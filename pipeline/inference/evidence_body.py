@@ -112,9 +112,14 @@ class FirmnessRule:
 
 
 def firmness_rule_from_json(data: dict[str, object]) -> FirmnessRule:
-    """A frozen rule; unknown keys are an error, not ignored."""
+    """A frozen rule; unknown keys and values that are not numbers are an error, not
+    ignored or left to fail at the first judgement."""
     known = set(FirmnessRule.__dataclass_fields__)
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown firmness thresholds {', '.join(unknown)}")
+    not_numbers = sorted(k for k, v in data.items()
+                         if isinstance(v, bool) or not isinstance(v, int | float))
+    if not_numbers:
+        raise ValueError(f"firmness thresholds that are not numbers: {', '.join(not_numbers)}")
     return FirmnessRule(**data)  # type: ignore[arg-type]
