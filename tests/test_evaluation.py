@@ -438,19 +438,21 @@ def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
 
 
 def test_across_reviews_scores_a_mapping_on_reviews_it_was_not_tuned_on() -> None:
-    # review A's two questions are "higher", review B's "insufficient data"; every question
-    # has one study finding +1 (odd ids, the held-out half, take no part)
+    # every question has one study of 50 participants finding +1; review A's two
+    # questions are "higher", review B's "uncertain effect" (odd ids, the held-out half,
+    # take no part)
     runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in ("0", "2", "4", "6", "1")}
-    gold = {"0": "higher", "2": "higher", "4": "insufficient data", "6": "insufficient data",
+    sizes = dict.fromkeys(runs, 50)
+    gold = {"0": "higher", "2": "higher", "4": "uncertain effect", "6": "uncertain effect",
             "1": "lower"}
     reviews = {"0": "A", "2": "A", "4": "B", "6": "B", "1": "A"}
     stops = dict.fromkeys(runs, 1)
-    # tuned on all four, the best grid point gets two right (one study: one side or the
-    # other); tuned on A (min studies 1) B is answered higher, tuned on B (min studies 2)
-    # A is answered insufficient: none right on the side it was not tuned on
-    assert evaluate_policy(runs, stops, gold, {}).tuning_accuracy == 0.5
-    assert across_reviews(runs, stops, gold, {}, reviews, splits=3) == (0.0, 0.0)
-    assert across_reviews(runs, stops, gold, {}, dict.fromkeys(runs, "A")) is None
+    # tuned on all four, the best grid point gets two right (small is either uncertain or
+    # not); tuned on A (no participants threshold) B is answered higher, tuned on B (100
+    # participants) A is answered uncertain: none right on the side it was not tuned on
+    assert evaluate_policy(runs, stops, gold, sizes).tuning_accuracy == 0.5
+    assert across_reviews(runs, stops, gold, sizes, reviews, splits=3) == (0.0, 0.0)
+    assert across_reviews(runs, stops, gold, sizes, dict.fromkeys(runs, "A")) is None
 
 
 def test_a_question_not_understood_is_scored_as_wrong() -> None:
