@@ -75,7 +75,9 @@ class EvidenceBody:
 
 @dataclass(frozen=True, slots=True)
 class FirmnessRule:
-    """Thresholds of the judgement (tuned on MedEvidence's even question ids).
+    """Thresholds of the judgement (the evaluation tunes `min_participants` and
+    `min_reporting` on MedEvidence's even question ids and leaves the rest at their
+    defaults; docs/evaluation.md says why).
 
     Args:
         min_studies: fewer studies with a direct finding than this is insufficient data.
