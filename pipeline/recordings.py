@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
 
@@ -121,8 +121,14 @@ def read_labelled_records(records: list[Path], queries: Path
             raise FileNotFoundError(f"{path}: no such file")
     truth, split_of = read_queries(queries)
     runs = read_records(records)
-    unknown = sorted(set(runs) - set(truth))
+    refuse_unknown(runs, truth, str(queries))
+    return truth, split_of, runs
+
+
+def refuse_unknown(runs: Mapping[str, object], known: Collection[str], where: str) -> None:
+    """ValueError naming the recorded queries that `where` (the queries, questions or
+    benchmark they should come from) does not know."""
+    unknown = sorted(set(runs) - set(known), key=str)
     if unknown:
         shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-        raise ValueError(f"{len(unknown)} recorded queries are not in {queries}: {shown}")
-    return truth, split_of, runs
+        raise ValueError(f"{len(unknown)} recorded queries are not in {where}: {shown}")

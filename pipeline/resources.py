@@ -13,6 +13,7 @@ _BASES = (_PACKAGE.parent, _PACKAGE)  # a checkout (or editable install), then a
 # shipped: they sit in ../shared/data next to a checkout; commands default to them and
 # tests skip when they are absent.
 SHARED_DATA = _PACKAGE.parent.parent / "shared" / "data"
+MEDEVIDENCE_DEV = SHARED_DATA / "medevidence" / "dev.jsonl"
 
 
 class MissingResource(FileNotFoundError):

@@ -25,11 +25,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.resources import SHARED_DATA
+from pipeline.resources import MEDEVIDENCE_DEV
 
 SECRET = "Sentinel-Secret-4711"
 ROOT = Path(__file__).resolve().parents[1]
-MEDEVIDENCE = SHARED_DATA / "medevidence" / "dev.jsonl"
+MEDEVIDENCE = MEDEVIDENCE_DEV
 
 
 @dataclass(frozen=True)

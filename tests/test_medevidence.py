@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.evaluation.medevidence import DEFINITE
 from pipeline.model import Abstract, Entity, Label, Query
-from pipeline.resources import SHARED_DATA
+from pipeline.resources import MEDEVIDENCE_DEV
 from pipeline.retrieval.medevidence import (
     QUESTION_KEY,
     MedEvidenceQuestion,
@@ -21,7 +21,7 @@ from pipeline.retrieval.medevidence import (
 )
 from pipeline.retrieval.source import EmptyResult, SearchConstraints
 
-DEV = SHARED_DATA / "medevidence" / "dev.jsonl"
+DEV = MEDEVIDENCE_DEV
 needs_data = pytest.mark.skipif(not DEV.is_file(), reason="../shared/data is absent")
 
 

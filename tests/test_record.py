@@ -17,11 +17,11 @@ from pipeline.benchmarks import BenchmarkError, open_benchmark
 from pipeline.cli import app
 from pipeline.evaluation.record import record, recorded_queries
 from pipeline.recordings import drop_torn_tail, read_trajectories
-from pipeline.resources import SHARED_DATA
+from pipeline.resources import MEDEVIDENCE_DEV
 from pipeline.simulation.benchmark import write_benchmark
 
 SIZES = (6, 3, 3)
-MEDEVIDENCE = SHARED_DATA / "medevidence" / "dev.jsonl"
+MEDEVIDENCE = MEDEVIDENCE_DEV
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from pipeline.model import SPLITS
-from pipeline.resources import SHARED_DATA
+from pipeline.resources import MEDEVIDENCE_DEV
 from pipeline.stopping.policies import Thresholds
 from pipeline.stopping.thresholds import FROZEN_THRESHOLDS
 from pipeline.terminal import Stopwatch, command_group, console, counted, errors, fail
@@ -22,7 +22,6 @@ app = command_group("Benchmarks: record full trajectories, replay stopping polic
 
 DEFAULT_THRESHOLDS = Path(FROZEN_THRESHOLDS)  # where `tune` freezes them in a checkout
 DEFAULT_QUERIES = Path("data/simulated/queries.jsonl")
-MEDEVIDENCE_DEV = SHARED_DATA / "medevidence" / "dev.jsonl"
 
 RecordsArg = Annotated[list[Path], typer.Argument(
     help="Trajectory JSONL files written by `dacg bench record`.")]
@@ -85,16 +84,17 @@ def _trim_and_fill(spec: str, runs: dict[str, list[Any]]) -> dict[str, str | Non
     """Trim-and-fill labels for the runs, from the benchmark's abstracts."""
     from pipeline.benchmarks import BenchmarkError, benchmark_abstracts, open_benchmark
     from pipeline.evaluation.harness import abstract_texts, trim_and_fill_labels
+    from pipeline.recordings import refuse_unknown
 
     try:
         queries, source = open_benchmark(spec)
     except BenchmarkError as error:
         raise fail(str(error), 2) from None
     directions = {q.id: int(q.query.direction or 1) for q in queries}
-    missing = sorted(set(runs) - set(directions))
-    if missing:
-        raise fail(f"{len(missing)} recorded queries are not in the benchmark {spec!r}, "
-                   f"e.g. {missing[0]}")
+    try:
+        refuse_unknown(runs, directions, f"the benchmark {spec!r}")
+    except ValueError as error:
+        raise fail(str(error)) from None
     return trim_and_fill_labels(runs, abstract_texts(benchmark_abstracts(source)),
                                 directions)
 
@@ -365,9 +365,8 @@ def medevidence(
     from pipeline.evaluation import figures
     from pipeline.evaluation.analyses import grounding_split
     from pipeline.evaluation.medevidence import (
-        ACROSS_REVIEWS_SPLITS,
         ANSWERS,
-        across_reviews,
+        across_reviews_note,
         evaluate_policy,
         majority_note,
         markdown,
@@ -380,21 +379,14 @@ def medevidence(
     gold = {q.id: q.answer for q in questions}
     sizes = study_sizes(questions)
     unanswered = [q.id for q in questions if not q.understood]
-    rows = {name: evaluate_policy(runs, {o.query_id: o.stop for o in outs}, gold, sizes,
-                                  unanswered)
-            for name, outs in outcomes.items()}
+    stops = {name: {o.query_id: o.stop for o in outs} for name, outs in outcomes.items()}
+    rows = {name: evaluate_policy(runs, stops[name], gold, sizes, unanswered)
+            for name in outcomes}
     out.mkdir(parents=True, exist_ok=True)
-    table = markdown(rows) + "\n" + majority_note(gold)
-    dacg_stops = {o.query_id: o.stop for o in outcomes["DACG"]}
-    new_reviews = across_reviews(runs, dacg_stops, gold, sizes,
-                                 {q.id: q.review_pmid for q in questions})
-    if new_reviews is not None:
-        table += (f"DACG's mapping on reviews it was not tuned on (the even ids split in two "
-                  f"by review, tuned on one side, scored on the other; "
-                  f"{ACROSS_REVIEWS_SPLITS} splits): {100 * new_reviews[0]:.1f}% "
-                  f"(sd {100 * new_reviews[1]:.1f}), against "
-                  f"{100 * rows['DACG'].tuning_accuracy:.1f}% tuned and scored on the same "
-                  f"even ids.\n")
+    table = (markdown(rows) + "\n" + majority_note(gold)
+             + across_reviews_note(runs, stops["DACG"], gold, sizes,
+                                   {q.id: q.review_pmid for q in questions},
+                                   rows["DACG"].tuning_accuracy))
     if grounding:
         groups = grounding_split(outcomes["k=20"], _grounded(str(data), mesh))
         table += ("\nGrounding and drift at k = 20 (every recorded question; MeSH exact, "

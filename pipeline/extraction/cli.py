@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from pipeline.resources import SHARED_DATA
+from pipeline.resources import MEDEVIDENCE_DEV, SHARED_DATA
 from pipeline.terminal import Stopwatch, command_group, console, fail
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ app = command_group("Evidence extraction: train the confidence model, build the 
 
 EI_DEV = SHARED_DATA / "evidence_inference" / "dev.jsonl"
 EI_TRAIN = SHARED_DATA / "evidence_inference" / "train_evidence.jsonl"
-MEDEVIDENCE_DEV = SHARED_DATA / "medevidence" / "dev.jsonl"
 
 
 def _existing(path: Path | None, what: str) -> Path:

@@ -121,7 +121,6 @@ OBJECTIVE_WORDS = frozenset({"whether", "aimed", "aim", "aims", "objective", "ob
                              "unclear", "uncertain", "conflicting", "controversial",
                              "rationale", "protocol"})
 # "than X", "compared with X": X is the reference arm.
-REFERENCE_MARKERS = _forms("than", "versus", "vs", "vs.", "over", "relative", "against")
 COMPARE_PHRASES = ("compared with", "compared to", "in comparison with", "in comparison to",
                    "relative to", "as compared with", "as compared to", "when compared with",
                    "when compared to", "in contrast to", "than", "versus", "vs", "vs.",

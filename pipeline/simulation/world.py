@@ -144,7 +144,6 @@ class SimQuery:
                    n_reports=int(row["n_reports"]), mechanism=mechanism)
 
 
-ANSWER_LABELS = (Label.BENEFICIAL, Label.NO_EFFECT, Label.HARMFUL)
 MECHANISM_QUERY_SHARE = 0.7
 
 
