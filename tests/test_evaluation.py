@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.evaluation.harness import evaluate, write_report
-from pipeline.evaluation.ledger import counts_markdown, ledger
+from pipeline.evaluation.ledger import ceilings, ceilings_text, counts_markdown, ledger
 from pipeline.evaluation.medevidence import (
     FiveWay,
     across_reviews,
@@ -469,8 +469,8 @@ def test_a_question_not_understood_is_scored_as_wrong() -> None:
                                                         ("4", "not understood")]
 
 
-def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
-    sizes: dict[str, int] = {}
+def ledger_runs() -> tuple[dict[str, list[StepRecord]], dict[str, str]]:
+    """One question per cause of the ledger (and one right), with the review's answers."""
     runs = {
         # right: not in the ledger
         "0": [me_step(1, "Increases", (("a", 1, 0.5),), "0")],
@@ -490,6 +490,12 @@ def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
     }
     gold = {"0": "higher", "1": "higher", "2": "higher", "3": "lower", "4": "lower",
             "5": "higher", "6": "uncertain effect"}
+    return runs, gold
+
+
+def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
+    sizes: dict[str, int] = {}
+    runs, gold = ledger_runs()
     stops = {q: 1 for q in runs}
     wrong = ledger(runs, stops, gold, FiveWay(FirmnessRule(min_support=0.3)), sizes,
                    {"2": True})
@@ -502,6 +508,22 @@ def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
     assert "| reading | 1 | 0 | 1 |" in table  # flagged fulltext
     assert "| firmness | 1 | 1 | 0 |" in table
     assert "6 wrong of 7 questions." in table
+
+
+def test_ceilings_by_hand() -> None:
+    runs, gold = ledger_runs()
+    mapping = FiveWay(FirmnessRule(min_support=0.3))
+    c = ceilings(runs, dict.fromkeys(runs, 1), gold, mapping, {}, unanswered=1)
+    # right now: only "0". Read the review's way, each study's finding takes the review's
+    # direction and the rule needs summed confidence >= 0.3: "0" (0.5), "2" (0.5), "3"
+    # (0.5 at the stop), "4" (0.9 + 0.2); not "1" (no finding), "5" (0.1) nor "6" (not
+    # definite, answered wrong). With every judgement right: the labels of "0" and "5"
+    # are the review's, and "6" is not definite.
+    assert (c.questions, c.right, c.reading, c.firmness) == (8, 1, 4, 3)
+    assert ceilings_text(c) == (
+        "Right now: 1 (12.5%) of 8. With every study read the review's way (the body of "
+        "evidence otherwise as read): 4 (50.0%). With every definite / uncertain / "
+        "insufficient judgement right (the labels as read): 3 (37.5%).\n")
 
 
 def test_majority_note_counts_the_majority_answer() -> None:

@@ -4,6 +4,7 @@ parallel workers write what one process writes, whole runs only, bad specs are o
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -149,6 +150,11 @@ def test_medevidence_ledger_files_every_wrong_answer_once(tmp_path: Path) -> Non
     causes = [line.split("cause: ")[1].split(" [")[0] for line in filed.output.splitlines()
               if line.startswith("Q")]
     assert len(causes) == wrong and set(causes) <= set(CAUSES)
+    # the ceilings' "right now" is the same count; each ceiling can only add answers
+    right = filed.output.split("Right now: ")[1].split(" ")[0]
+    assert int(right) == 16 - wrong
+    ceilings = re.findall(r"as read\): (\d+) ", filed.output)
+    assert len(ceilings) == 2 and all(16 - wrong <= int(n) <= 16 for n in ceilings)
     bad = CliRunner().invoke(app, ["bench", "ledger", str(out), "--data", str(MEDEVIDENCE),
                                    "--half", "third"])
     assert bad.exit_code == 2 and "unknown half" in bad.output

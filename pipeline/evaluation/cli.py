@@ -427,7 +427,13 @@ def ledger_command(
     """File every wrong MedEvidence answer under its cause (issue 14's error ledger): no
     finding, reading, stopped early, pooling, firmness; the 5-way mapping is the one
     `bench medevidence` tunes on the even ids."""
-    from pipeline.evaluation.ledger import counts_markdown, details_text, ledger
+    from pipeline.evaluation.ledger import (
+        ceilings,
+        ceilings_text,
+        counts_markdown,
+        details_text,
+        ledger,
+    )
     from pipeline.evaluation.medevidence import study_sizes, tune_mapping
 
     if half not in ("all", "even", "odd"):
@@ -449,5 +455,8 @@ def ledger_command(
     wrong = ledger(runs, chosen, gold, mapping, sizes, fulltext, unanswered)
     console.print(counts_markdown(wrong, len(chosen) + len(unanswered)), markup=False,
                   soft_wrap=True)
+    console.print(ceilings_text(ceilings(runs, chosen, gold, mapping, sizes,
+                                         len(unanswered))),
+                  markup=False, soft_wrap=True, highlight=False)
     if show:
         console.print(details_text(wrong), markup=False, soft_wrap=True, highlight=False)

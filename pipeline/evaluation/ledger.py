@@ -11,15 +11,21 @@ Causes, tried in this order (issue 14's categories, decided from the recording a
 - not understood: the question's wording could not be parsed, so it was never asked.
 Questions the dataset flags `fulltext_required` are counted under their cause and again
 in a column of their own: the abstracts may not hold what the review read.
+
+The ceilings say how the gap splits between the two halves of the answer: how many
+answers would be right if every study were read the review's way (the body of evidence
+otherwise as read), and how many if every definite / uncertain / insufficient judgement
+were right (the labels as read).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.evaluation.medevidence import DEFINITE, POLARITY_OF, FiveWay, Sizes, evidence_body
+from pipeline.inference.evidence_body import EvidenceBody, Firmness
 from pipeline.trajectory import StepRecord
 
 CAUSES = ("firmness", "stopped early", "no finding", "reading", "pooling", "not understood")
@@ -91,6 +97,55 @@ def ledger(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
                                  cause_of(gold[question], read, run, studies),
                                  fulltext.get(question, False), studies))
     return sorted(wrong, key=lambda w: int(w.question_id))
+
+
+@dataclass(frozen=True)
+class Ceilings:
+    """Right answers now, with every study read the review's way (`reading`), and with
+    every firmness judgement right (`firmness`), of `questions`."""
+
+    questions: int
+    right: int
+    reading: int
+    firmness: int
+
+
+def ceilings(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
+             gold: Mapping[str, str], mapping: FiveWay, sizes: Sizes,
+             unanswered: int = 0) -> Ceilings:
+    """The ceilings of one policy under one mapping; `unanswered` questions are wrong in
+    all three. Read the review's way, every study that gave a finding found the review's
+    direction or null, so the label is the review's and the mapping judges that body
+    (participants and reporting as read); a review that was not definite gains nothing.
+    With every judgement right, an answer is right when the review was not definite or
+    the label is the review's."""
+    right = reading = firmness = 0
+    for question, stop in stops.items():
+        read = [s for s in runs[question] if s.step <= stop]
+        answered_right = mapping.answer(read, sizes) == gold[question]
+        right += answered_right
+        if gold[question] not in DEFINITE:
+            reading += answered_right
+            firmness += 1
+            continue
+        wanted = DEFINITE[gold[question]]
+        firmness += read[-1].label == wanted
+        polarity = POLARITY_OF[wanted]
+        body = evidence_body(read, sizes)
+        as_review = EvidenceBody(tuple(replace(f, polarity=polarity) for f in body.findings),
+                                 body.participants, body.studies_read)
+        reading += mapping.rule.judge(as_review, polarity) is Firmness.DEFINITE
+    return Ceilings(len(stops) + unanswered, right, reading, firmness)
+
+
+def ceilings_text(c: Ceilings) -> str:
+    def share(n: int) -> str:
+        return f"{n} ({100 * n / c.questions:.1f}%)" if c.questions else str(n)
+
+    return (f"Right now: {share(c.right)} of {c.questions}. With every study read the "
+            f"review's way (the body of evidence otherwise as read): {share(c.reading)}. "
+            f"With every definite / uncertain / insufficient judgement right (the labels "
+            f"as read): {share(c.firmness)}.\n")
 
 
 def counts_markdown(wrong: Sequence[WrongAnswer], questions: int) -> str:
