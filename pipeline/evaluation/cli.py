@@ -426,7 +426,9 @@ def ledger_command(
 ) -> None:
     """File every wrong MedEvidence answer under its cause (issue 14's error ledger): no
     finding, reading, stopped early, pooling, firmness; the 5-way mapping is the one
-    `bench medevidence` tunes on the even ids."""
+    `bench medevidence` tunes on the even ids. Under the table: the answers that would be
+    right with every study read the review's way, and with every firmness judgement
+    right."""
     from pipeline.evaluation.ledger import (
         ceilings,
         ceilings_text,
