@@ -513,7 +513,10 @@ def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
 def test_ceilings_by_hand() -> None:
     runs, gold = ledger_runs()
     mapping = FiveWay(FirmnessRule(min_support=0.3))
-    c = ceilings(runs, dict.fromkeys(runs, 1), gold, mapping, {}, unanswered=1)
+    stops = dict.fromkeys(runs, 1)
+    gold["7"] = "uncertain effect"  # never asked: wrong in all three
+    wrong = ledger(runs, stops, gold, mapping, {}, {}, ["7"])
+    c = ceilings(wrong, runs, stops, mapping, {}, questions=8)
     # right now: only "0". Read the review's way, each study's finding takes the review's
     # direction and the rule needs summed confidence >= 0.3: "0" (0.5), "2" (0.5), "3"
     # (0.5 at the stop), "4" (0.9 + 0.2); not "1" (no finding), "5" (0.1) nor "6" (not

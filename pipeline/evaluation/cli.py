@@ -455,10 +455,9 @@ def ledger_command(
     unanswered = [q.id for q in questions if not q.understood and shown(q.id)]
     fulltext = {q.id: q.fulltext_required for q in questions}
     wrong = ledger(runs, chosen, gold, mapping, sizes, fulltext, unanswered)
-    console.print(counts_markdown(wrong, len(chosen) + len(unanswered)), markup=False,
-                  soft_wrap=True)
-    console.print(ceilings_text(ceilings(runs, chosen, gold, mapping, sizes,
-                                         len(unanswered))),
+    asked = len(chosen) + len(unanswered)
+    console.print(counts_markdown(wrong, asked), markup=False, soft_wrap=True)
+    console.print(ceilings_text(ceilings(wrong, runs, chosen, mapping, sizes, asked)),
                   markup=False, soft_wrap=True, highlight=False)
     if show:
         console.print(details_text(wrong), markup=False, soft_wrap=True, highlight=False)

@@ -24,7 +24,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.evaluation.medevidence import DEFINITE, POLARITY_OF, FiveWay, Sizes, evidence_body
+from pipeline.evaluation.medevidence import (
+    DEFINITE,
+    POLARITY_OF,
+    FiveWay,
+    Sizes,
+    evidence_body,
+    read_until,
+)
 from pipeline.inference.evidence_body import EvidenceBody, Firmness
 from pipeline.trajectory import StepRecord
 
@@ -88,7 +95,7 @@ def ledger(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
                          fulltext.get(q, False), ()) for q in unanswered]
     for question in sorted(stops, key=int):
         run = runs[question]
-        read = [s for s in run if s.step <= stops[question]]
+        read = read_until(run, stops[question])
         answer = mapping.answer(read, sizes)
         if answer == gold[question]:
             continue
@@ -110,32 +117,31 @@ class Ceilings:
     firmness: int
 
 
-def ceilings(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-             gold: Mapping[str, str], mapping: FiveWay, sizes: Sizes,
-             unanswered: int = 0) -> Ceilings:
-    """The ceilings of one policy under one mapping; `unanswered` questions are wrong in
-    all three. Read the review's way, every study that gave a finding found the review's
-    direction or null, so the label is the review's and the mapping judges that body
-    (participants and reporting as read); a review that was not definite gains nothing.
-    With every judgement right, an answer is right when the review was not definite or
-    the label is the review's."""
-    right = reading = firmness = 0
-    for question, stop in stops.items():
-        read = [s for s in runs[question] if s.step <= stop]
-        answered_right = mapping.answer(read, sizes) == gold[question]
-        right += answered_right
-        if gold[question] not in DEFINITE:
-            reading += answered_right
+def ceilings(wrong: Sequence[WrongAnswer], runs: Mapping[str, Sequence[StepRecord]],
+             stops: Mapping[str, int], mapping: FiveWay, sizes: Sizes,
+             questions: int) -> Ceilings:
+    """The ceilings of the `questions` answers whose wrong ones the ledger filed as
+    `wrong`; a question never asked stays wrong in all three. Read the review's way, every
+    study that gave a finding found the review's direction or null, so the label is the
+    review's and the mapping judges that body (participants and reporting as read); a
+    review that was not definite gains nothing. With every judgement right, an answer is
+    right when the review was not definite or the label is the review's."""
+    right = questions - len(wrong)
+    reading = firmness = right
+    for w in wrong:
+        if w.cause == "not understood":
+            continue
+        if w.gold not in DEFINITE:
             firmness += 1
             continue
-        wanted = DEFINITE[gold[question]]
-        firmness += read[-1].label == wanted
+        wanted = DEFINITE[w.gold]
+        firmness += w.label_at_stop == wanted
         polarity = POLARITY_OF[wanted]
-        body = evidence_body(read, sizes)
+        body = evidence_body(read_until(runs[w.question_id], stops[w.question_id]), sizes)
         as_review = EvidenceBody(tuple(replace(f, polarity=polarity) for f in body.findings),
                                  body.participants, body.studies_read)
         reading += mapping.rule.judge(as_review, polarity) is Firmness.DEFINITE
-    return Ceilings(len(stops) + unanswered, right, reading, firmness)
+    return Ceilings(questions, right, reading, firmness)
 
 
 def ceilings_text(c: Ceilings) -> str:

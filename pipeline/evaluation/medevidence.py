@@ -104,10 +104,14 @@ def halves(question_ids: Sequence[str]) -> tuple[list[str], list[str]]:
     return tuning, [q for q in question_ids if int(q) % 2 == 1]
 
 
+def read_until(run: Sequence[StepRecord], stop: int) -> list[StepRecord]:
+    """The steps a policy that stopped at `stop` had read."""
+    return [s for s in run if s.step <= stop]
+
+
 def answers_at(mapping: FiveWay, runs: Mapping[str, Sequence[StepRecord]],
                stops: Mapping[str, int], sizes: Sizes) -> dict[str, str]:
-    return {q: mapping.answer([s for s in runs[q] if s.step <= stops[q]], sizes)
-            for q in stops}
+    return {q: mapping.answer(read_until(runs[q], stops[q]), sizes) for q in stops}
 
 
 def five_way_accuracy(answers: Mapping[str, str], gold: Mapping[str, str]) -> float:
