@@ -263,6 +263,10 @@ def test_a_missing_spacy_model_is_a_clear_error() -> None:
     ("p>0.05", [(Significance.NOT_SIGNIFICANT, 0)]),
     ("P = 3 x 10-5", [(Significance.SIGNIFICANT, 0)]),
     ("a p of 1.5 units", []),
+    # a percentage is never a ratio: its interval is read against 0, not 1
+    ("(9.6% [CI 0.9 to 18.3%])", [(Significance.SIGNIFICANT, 0)]),
+    ("(24% (95% CI: 0 to 42%))", [(Significance.NOT_SIGNIFICANT, 0)]),
+    ("(0.9 [CI 0.6 to 1.3])", [(Significance.NOT_SIGNIFICANT, 0)]),
 ])
 def test_statistics(text: str, expected: list[tuple[Significance, int]]) -> None:
     assert [(s.significance, s.direction) for s in find_statistics(text)] == expected

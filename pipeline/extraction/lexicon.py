@@ -94,7 +94,8 @@ NULL_PHRASES = (
     "lack of significance", "not statistically meaningful", "not meaningful",
     "in both groups", "in both arms", "in both treatment groups", "in all groups",
     "in each group", "in either group", "in both cases", "for both groups",
-    "between-group differences were not", "no longer significant",
+    "between-group differences were not", "no longer significant", "non-significantly",
+    "nonsignificantly",
 )
 # Section labels whose sentences describe the question or the design, not a finding.
 NON_FINDING_SECTIONS = ("BACKGROUND", "INTRODUCTION", "OBJECTIVE", "AIM", "PURPOSE",
@@ -138,6 +139,9 @@ CONTROL_WORDS = frozenset({"placebo", "control", "controls", "sham", "usual", "s
                            "routine", "waitlist", "wait-list", "observation"})
 TREATED_WORDS = frozenset({"intervention", "treatment", "treated", "active", "experimental",
                            "study", "exposed", "users", "supplemented", "supplementation"})
+# Nouns that name the arms together ('no difference between groups').
+ARM_NOUNS = frozenset({"groups", "group", "arms", "arm", "treatments", "regimens",
+                       "conditions", "cohorts"}) | CONTROL_WORDS | TREATED_WORDS
 # Cues that say "better"/"worse" rather than "more"/"less": for an adverse outcome
 # (pain, mortality) an improvement is a decrease and a worsening an increase.
 WORSE_WORDS = _forms("worse", "worsen:,ed,s,ing")
@@ -202,6 +206,14 @@ BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
                     ("before", "intervention"), ("before", "treatment"),
                     ("baseline", "characteristics"), ("prior", "to", "treatment"),
                     ("prior", "to", "the", "intervention"))
+# 'one or more', 'two or fewer': a count before 'or' makes the comparative an amount.
+COUNT_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight",
+                         "nine", "ten"})
+# 'the most common / frequent adverse event': a ranking of events within the trial.
+RANKED_WORDS = frozenset({"common", "commonly", "frequent", "frequently", "prevalent"})
+# Words before 'the baseline' that make it the start of a change, not a description.
+CHANGE_PREPOSITIONS = frozenset({"from", "to", "over", "since", "for", "with", "versus",
+                                 "vs", "vs.", "than", "above", "below"})
 ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
 LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
 SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},

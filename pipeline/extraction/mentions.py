@@ -18,7 +18,7 @@ from spacy.attrs import LOWER, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from pipeline.extraction.lexicon import GENERIC_OUTCOME_WORDS, SAME_OUTCOME_WORDS
+from pipeline.extraction.lexicon import COUNT_WORDS, GENERIC_OUTCOME_WORDS, SAME_OUTCOME_WORDS
 from pipeline.extraction.text import clean_name
 from pipeline.model import Entity
 
@@ -38,6 +38,9 @@ STOP_WORDS = frozenset({
     "arms", "patients", "participants", "subjects", "people", "children", "adults", "women",
     "men", "mg", "kg", "ml", "g", "h", "min", "day", "daily", "once", "twice", "weekly",
 })
+# The second half of compound adjectives ('drug-induced', 'age-related').
+LINKING_WORDS = frozenset({"related", "associated", "induced", "based", "specific",
+                           "dependent", "like", "free", "derived", "mediated"})
 _PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 _INSIDE_PAREN = re.compile(r"[(\[]([^()\[\],;]{1,20})[,;)\]]")
 _WORD = re.compile(r"[\w-]+")
@@ -61,7 +64,10 @@ def stem(word: str) -> str:
 
 
 def _weight(word: str) -> float:
-    if word.lower() in GENERIC_OUTCOME_WORDS or any(ch.isdigit() for ch in word):
+    """Measure words and amounts ('6', '24h', 'five') weigh little; a name with digits in it
+    ('A1C', 'IL6', 'CD4') is an analyte and weighs in full."""
+    if word.lower() in GENERIC_OUTCOME_WORDS or word.lower() in COUNT_WORDS or (
+            word[:1].isdigit()):
         return GENERIC_WEIGHT
     return 1.0
 
@@ -147,11 +153,26 @@ def _keywords(phrase: str) -> dict[str, float]:
 def _keyword_items(phrase: str) -> tuple[tuple[str, float], ...]:
     words = [w for w in _WORD.findall(phrase) if w.lower() not in STOP_WORDS]
     found: dict[str, float] = {}
-    for word in words[:MAX_PHRASE_TOKENS]:
+    for word in _hyphen_parts(words[:MAX_PHRASE_TOKENS]):
         key = stem(word)
         if key:
             found[key] = max(found.get(key, 0.0), _weight(word))
     return tuple(found.items())
+
+
+def _hyphen_parts(words: list[str]) -> list[str]:
+    """The tokenizer splits 'LDL-C' and '6-month' at the hyphen, so a keyword must be
+    split the same way to meet them ('LDL', '6', 'month'); one letter left alone ('C')
+    would match any stray letter, and a linking word ('SARS-CoV-2-related') names
+    nothing. Set phrases ('follow-up') stay whole and generic."""
+    parts: list[str] = []
+    for word in words:
+        if "-" not in word or word.lower() in GENERIC_OUTCOME_WORDS:
+            parts.append(word)
+        else:
+            parts += [p for p in word.split("-") if (len(p) > 1 or p.isdigit())
+                      and p.lower() not in LINKING_WORDS]
+    return parts
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,14 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pipeline.extraction.lexicon import (
+    ARM_NOUNS,
     ARM_PREPOSITIONS,
     ASSOCIATION_WORDS,
     BASELINE_PHRASES,
+    CHANGE_PREPOSITIONS,
     CHANGE_WORDS,
     CLAUSE_BREAKS,
     COMBINATION_JOINERS,
     CONCESSIONS,
     CONTROL_WORDS,
+    COUNT_WORDS,
     FOLLOW_UP_BREAKS,
     FOLLOW_UP_SUBJECTS,
     GRADING_WORDS,
@@ -36,6 +39,7 @@ from pipeline.extraction.lexicon import (
     OBJECTIVE_WORDS,
     PREDICATE_LEADS,
     PREDICATE_ONLY,
+    RANKED_WORDS,
     SIGN_OF,
     SIGNIFICANT_WORDS,
     TREATED_WORDS,
@@ -52,6 +56,8 @@ NEGATION_WINDOW = 3  # tokens before a cue in which a negation negates it
 FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer back to it
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
+BETWEEN_WINDOW = 4  # tokens after a null phrase, then after 'between', naming the arms
+FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
 
 
 @dataclass(slots=True)
@@ -89,8 +95,13 @@ class Sentence:
     def at_baseline(self) -> bool:
         """Whether it compares the arms before treatment ('similar at baseline')."""
         words = self.words
-        return any(words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase
-                   for i in range(self.start, self.end) for phrase in BASELINE_PHRASES)
+        if any(words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase
+               for i in range(self.start, self.end) for phrase in BASELINE_PHRASES):
+            return True
+        # 'the baseline HRQOL scores were comparable'; not 'change from the baseline'
+        return any(words[i] == "the" and words[i + 1] == "baseline"
+                   and (i == self.start or words[i - 1] not in CHANGE_PREPOSITIONS)
+                   for i in range(self.start, self.end - 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +156,18 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                                 arm_tokens | set(tail.tokens) | parenthesised)
     if cue_at is None:
         # the outcome's own wording may carry the direction ('better global
-        # improvement', 'more likely to define the steps'): the sentence says it happened
+        # improvement', 'more likely to define the steps'): the sentence says it happened,
+        # unless the arms' own values say which way ('the proportion needing additional
+        # treatment was 3.1% after A and 7.2% after B')
         cue_at, sign = _nearest_cue(words, start, end, tail, arm_tokens | parenthesised)
+        numeric = _numeric_direction(sentence, start, end, heads, comparators)
+        if cue_at is not None and numeric is not None:
+            cue_at = None
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
                                               cue_at)
     null_span = _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail)
     if null_span is None:
-        null_span = _null_follow_up(sentence, end)
+        null_span = _null_follow_up(sentence, end, arm_tokens)
     within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
     offset = sentence.token_chars[tail.start] - sentence.char_start
@@ -164,7 +180,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         cue_distance = _distance(cue_at, cue_at + 1, tail)
         if _distance(*null_span, tail) > cue_distance and not negated and (
                 significance is Significance.SIGNIFICANT
-                or _conjoined_apart(words, null_span[1], min(cue_at, tail.start))):
+                or _conjoined_apart(words, null_span[1], min(cue_at, tail.start))) and not (
+                null_span[0] > cue_at and _between_arms(words, null_span[1], end, arm_tokens)):
             null_span = None
     graded = _graded_change(words, start, sentence.end) if within else None
     if graded is not None and not negated:
@@ -268,9 +285,12 @@ def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) ->
     return set() if tail.start in inside else inside
 
 
-def _null_follow_up(sentence: Sentence, end: int) -> tuple[int, int] | None:
+def _null_follow_up(sentence: Sentence, end: int,
+                    arm_tokens: set[int]) -> tuple[int, int] | None:
     """'X was more frequent with A (79% vs 69%), but the difference was not significant':
-    a null phrase in the next clause, whose subject refers back to the tail's finding."""
+    a null phrase in the next clause, whose subject refers back to the tail's finding or
+    which is said of the arms with no subject of its own ('improved over time but did not
+    differ between groups'; not '; only scores for X did not differ between arms')."""
     words = sentence.words
     if end >= sentence.end or words[end] not in FOLLOW_UP_BREAKS:
         return None
@@ -278,10 +298,26 @@ def _null_follow_up(sentence: Sentence, end: int) -> tuple[int, int] | None:
     while first < sentence.end and (words[first] == "," or _breaks(words, first)):
         first += 1  # '; however, this decrease ...'
     stop = next((i for i in range(first, sentence.end) if _breaks(words, i)), sentence.end)
-    if not any(words[i] in FOLLOW_UP_SUBJECTS
-               for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))):
+    span = next((s for s in sentence.nulls if first <= s[0] < stop), None)
+    if span is None:
         return None
-    return next((s for s in sentence.nulls if first <= s[0] < stop), None)
+    if any(words[i] in FOLLOW_UP_SUBJECTS
+           for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))):
+        return span
+    said_of_arms = span[0] - first <= FOLLOW_UP_LEAD and _between_arms(words, span[1], stop,
+                                                                      arm_tokens)
+    return span if said_of_arms else None
+
+
+def _between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[int]) -> bool:
+    """'improved over time but did not differ between groups', 'reduced with all
+    treatments, with no differences between groups': a null said of the arms is the
+    between-arm finding, whatever change each arm saw."""
+    for i in range(after, min(end, after + BETWEEN_WINDOW)):
+        if words[i] == "between":
+            return any(words[j] in ARM_NOUNS or j in arm_tokens
+                       for j in range(i + 1, min(end, i + 1 + BETWEEN_WINDOW)))
+    return False
 
 
 def _conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:
@@ -328,6 +364,11 @@ def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
     """'a greater reduction', 'reduced X more than Y': a bare comparative takes its sign
     from the change word it grades (and 'less' inverts it)."""
     sign = SIGN_OF[words[at]]
+    if words[at] in CHANGE_WORDS:
+        # 'decreased significantly less in the A group': the change is graded after it
+        for i in range(at + 1, min(end, at + 3)):
+            if words[i] in GRADING_WORDS and not _quantity(words, i):
+                return sign * SIGN_OF[words[i]]
     if words[at] not in GRADING_WORDS:
         return sign
     for i in (*range(at + 1, min(end, at + 4)), *range(at - 1, max(start, at - 7) - 1, -1)):
@@ -354,10 +395,17 @@ def _at_risk(words: Sequence[str], i: int) -> bool:
 
 
 def _quantity(words: Sequence[str], i: int) -> bool:
-    """'more than 20%', 'less than 5 days', 'at least one': an amount, not a comparison
-    of arms; 'least squares mean' names an estimate."""
+    """'more than 20%', 'less than 5 days', 'at least one', 'one or more complications':
+    an amount, not a comparison of arms; 'least squares mean' names an estimate, 'the
+    most common adverse event' ranks events, not arms."""
     if words[i] == "least" and ((i > 0 and words[i - 1] == "at") or (
             i + 1 < len(words) and words[i + 1] in ("squares", "square"))):
+        return True
+    if i > 1 and words[i - 1] == "or" and (words[i - 2] in COUNT_WORDS
+                                           or words[i - 2].isdigit()):
+        return True
+    if (words[i] in ("most", "least") and i > 0 and words[i - 1] == "the"
+            and i + 1 < len(words) and words[i + 1] in RANKED_WORDS):
         return True
     return (i + 2 < len(words) and words[i + 1] == "than"
             and any(ch.isdigit() for ch in words[i + 2]))

@@ -91,7 +91,8 @@ def _p_statistic(match: re.Match[str]) -> Statistic | None:
 def _interval_statistic(match: re.Match[str], sentence: str) -> Statistic | None:
     """An interval excluding the null is significant; the null is 1 for ratios, 0 for
     differences. Unnamed all-positive intervals are read as ratios only when they
-    straddle 1 (then not significant) and otherwise give no direction."""
+    straddle 1 (then not significant) and otherwise give no direction; unnamed intervals
+    in percent are read against 0."""
     low, high = _number(match["low"]), _number(match["high"])
     if low is None or high is None:
         return None
@@ -104,6 +105,11 @@ def _interval_statistic(match: re.Match[str], sentence: str) -> Statistic | None
         null = 0.0
     else:
         null = None
+    if null is None and sentence[match.end():match.end() + 2].lstrip().startswith("%"):
+        # '9.6% [CI 0.9 to 18.3%]': a percentage is a proportion or a difference of
+        # proportions, never a ratio, so straddling 1 says nothing; its null is 0
+        return Statistic(match.start(), Significance.NOT_SIGNIFICANT if low <= 0.0
+                         else Significance.SIGNIFICANT)
     if null is None:
         if low <= 1.0 <= high:
             return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
