@@ -18,6 +18,7 @@ from pipeline.evaluation.harness import evaluate, write_report
 from pipeline.evaluation.ledger import ceilings, ceilings_text, counts_markdown, ledger
 from pipeline.evaluation.medevidence import (
     FiveWay,
+    StudyFacts,
     across_reviews,
     evaluate_policy,
     halves,
@@ -393,28 +394,38 @@ def test_five_way_mapping_by_hand() -> None:
                    retrieved_pmids=["p2", "p3"]),
            ]
     run[2].new_evidence.append(mediator)
-    sizes = {"p1": 100, "p2": 50, "p3": 1000}
-    assert FiveWay().answer(run[:1], sizes) == "insufficient data"  # no path
-    assert FiveWay().answer(run, sizes) == "higher"
-    assert FiveWay(FirmnessRule(min_studies=3)).answer(run, sizes) == "insufficient data"
-    assert FiveWay(FirmnessRule(min_studies=2)).answer(run, sizes) == "higher"
-    assert FiveWay(FirmnessRule(min_share=0.8)).answer(run, sizes) == "uncertain effect"
-    assert FiveWay(FirmnessRule(min_share=0.7)).answer(run, sizes) == "higher"
-    assert FiveWay(FirmnessRule(min_support=0.7)).answer(run, sizes) == "uncertain effect"
+    facts = StudyFacts({"p1": 100, "p2": 50, "p3": 1000})
+    assert FiveWay().answer(run[:1], facts) == "insufficient data"  # no path
+    assert FiveWay().answer(run, facts) == "higher"
+    assert FiveWay(FirmnessRule(min_studies=3)).answer(run, facts) == "insufficient data"
+    assert FiveWay(FirmnessRule(min_studies=2)).answer(run, facts) == "higher"
+    assert FiveWay(FirmnessRule(min_share=0.8)).answer(run, facts) == "uncertain effect"
+    assert FiveWay(FirmnessRule(min_share=0.7)).answer(run, facts) == "higher"
+    assert FiveWay(FirmnessRule(min_support=0.7)).answer(run, facts) == "uncertain effect"
     # participants of every study read, p3 included: 100 + 50 + 1000
-    assert FiveWay(FirmnessRule(min_participants=1151)).answer(run, sizes) == (
+    assert FiveWay(FirmnessRule(min_participants=1151)).answer(run, facts) == (
         "uncertain effect")
-    assert FiveWay(FirmnessRule(min_participants=1150)).answer(run, sizes) == "higher"
+    assert FiveWay(FirmnessRule(min_participants=1150)).answer(run, facts) == "higher"
     # at step 2 only p1 was read: 100 participants
-    assert FiveWay(FirmnessRule(min_participants=101)).answer(run[:2], sizes) == (
+    assert FiveWay(FirmnessRule(min_participants=101)).answer(run[:2], facts) == (
         "uncertain effect")
     # no study read states its size: the participants threshold does not apply
-    assert FiveWay(FirmnessRule(min_participants=10**6)).answer(run, {}) == "higher"
+    assert FiveWay(FirmnessRule(min_participants=10**6)).answer(run, StudyFacts()) == "higher"
+    # the design of the studies read: none randomised (p1 observational, the others
+    # silent) is uncertain; one randomised study read (p3, no finding of its own) is not
+    observational = StudyFacts(randomised={"p1": False})
+    assert FiveWay().answer(run, observational) == "uncertain effect"
+    assert FiveWay().answer(run, StudyFacts(randomised={"p1": False, "p3": True})) == "higher"
+    # p3 is not read at step 2, so only the observational p1 states a design
+    assert FiveWay().answer(run[:2], StudyFacts(randomised={"p1": False, "p3": True})) == (
+        "uncertain effect")
     # p0, p1, p2 and p3 were read; p1 and p2 gave a direct finding: 2 of 4
-    assert FiveWay(FirmnessRule(min_reporting=0.51)).answer(run, sizes) == "insufficient data"
-    assert FiveWay(FirmnessRule(min_reporting=0.5)).answer(run, sizes) == "higher"
-    assert FiveWay().answer([me_step(1, "NoEffect", (("p", 0, 0.5),))], {}) == "no difference"
-    assert FiveWay().answer([me_step(1, "Decreases", (("p", -1, 0.5),))], {}) == "lower"
+    assert FiveWay(FirmnessRule(min_reporting=0.51)).answer(run, facts) == "insufficient data"
+    assert FiveWay(FirmnessRule(min_reporting=0.5)).answer(run, facts) == "higher"
+    assert FiveWay().answer([me_step(1, "NoEffect", (("p", 0, 0.5),))], StudyFacts()) == (
+        "no difference")
+    assert FiveWay().answer([me_step(1, "Decreases", (("p", -1, 0.5),))], StudyFacts()) == (
+        "lower")
 
 
 def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
@@ -422,12 +433,12 @@ def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
     # every question: one study finding +1 at 0.9; even ones are uncertain exactly when
     # small (50 and 80 participants against 500), so 100 participants is the first grid
     # point to get all three right
-    sizes = {"0": 50, "2": 80, "4": 500, "1": 300, "3": 120}
-    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in sizes}
+    facts = StudyFacts({"0": 50, "2": 80, "4": 500, "1": 300, "3": 120})
+    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in facts.participants}
     gold = {"0": "uncertain effect", "2": "uncertain effect", "4": "higher",
             "1": "higher", "3": "lower"}
     stops = dict.fromkeys(runs, 1)
-    row = evaluate_policy(runs, stops, gold, sizes)
+    row = evaluate_policy(runs, stops, gold, facts)
     assert row.mapping == FiveWay(FirmnessRule(1, 0.0, 0.0, 100))
     assert row.tuning_accuracy == 1.0
     assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)  # "3" is answered higher
@@ -442,7 +453,7 @@ def test_across_reviews_scores_a_mapping_on_reviews_it_was_not_tuned_on() -> Non
     # questions are "higher", review B's "uncertain effect" (odd ids, the held-out half,
     # take no part)
     runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in ("0", "2", "4", "6", "1")}
-    sizes = dict.fromkeys(runs, 50)
+    facts = StudyFacts(dict.fromkeys(runs, 50))
     gold = {"0": "higher", "2": "higher", "4": "uncertain effect", "6": "uncertain effect",
             "1": "lower"}
     reviews = {"0": "A", "2": "A", "4": "B", "6": "B", "1": "A"}
@@ -450,21 +461,21 @@ def test_across_reviews_scores_a_mapping_on_reviews_it_was_not_tuned_on() -> Non
     # tuned on all four, the best grid point gets two right (small is either uncertain or
     # not); tuned on A (no participants threshold) B is answered higher, tuned on B (100
     # participants) A is answered uncertain: none right on the side it was not tuned on
-    assert evaluate_policy(runs, stops, gold, sizes).tuning_accuracy == 0.5
-    assert across_reviews(runs, stops, gold, sizes, reviews, splits=3) == (0.0, 0.0)
-    assert across_reviews(runs, stops, gold, sizes, dict.fromkeys(runs, "A")) is None
+    assert evaluate_policy(runs, stops, gold, facts).tuning_accuracy == 0.5
+    assert across_reviews(runs, stops, gold, facts, reviews, splits=3) == (0.0, 0.0)
+    assert across_reviews(runs, stops, gold, facts, dict.fromkeys(runs, "A")) is None
 
 
 def test_a_question_not_understood_is_scored_as_wrong() -> None:
-    sizes = {"0": 500, "1": 500}
-    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in sizes}
+    facts = StudyFacts({"0": 500, "1": 500})
+    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in facts.participants}
     gold = {"0": "higher", "1": "higher", "3": "higher", "4": "lower"}
-    row = evaluate_policy(runs, dict.fromkeys(runs, 1), gold, sizes, unanswered=["3", "4"])
+    row = evaluate_policy(runs, dict.fromkeys(runs, 1), gold, facts, unanswered=["3", "4"])
     assert row.tuning_accuracy == 1.0  # the tuning half holds only what was asked
     assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)  # "1" right, "3" wrong
     assert row.all_accuracy == 0.5
     assert (row.three_way_n, row.three_way_accuracy) == (4, 0.5)
-    wrong = ledger(runs, dict.fromkeys(runs, 1), gold, FiveWay(), sizes, {}, ["3", "4"])
+    wrong = ledger(runs, dict.fromkeys(runs, 1), gold, FiveWay(), facts, {}, ["3", "4"])
     assert [(w.question_id, w.cause) for w in wrong] == [("3", "not understood"),
                                                         ("4", "not understood")]
 
@@ -494,10 +505,10 @@ def ledger_runs() -> tuple[dict[str, list[StepRecord]], dict[str, str]]:
 
 
 def test_ledger_files_each_wrong_answer_under_its_cause() -> None:
-    sizes: dict[str, int] = {}
+    facts = StudyFacts()
     runs, gold = ledger_runs()
     stops = {q: 1 for q in runs}
-    wrong = ledger(runs, stops, gold, FiveWay(FirmnessRule(min_support=0.3)), sizes,
+    wrong = ledger(runs, stops, gold, FiveWay(FirmnessRule(min_support=0.3)), facts,
                    {"2": True})
     assert [(w.question_id, w.cause) for w in wrong] == [
         ("1", "no finding"), ("2", "reading"), ("3", "stopped early"), ("4", "pooling"),
@@ -515,8 +526,8 @@ def test_ceilings_by_hand() -> None:
     mapping = FiveWay(FirmnessRule(min_support=0.3))
     stops = dict.fromkeys(runs, 1)
     gold["7"] = "uncertain effect"  # never asked: wrong in all three
-    wrong = ledger(runs, stops, gold, mapping, {}, {}, ["7"])
-    c = ceilings(wrong, runs, stops, mapping, {}, questions=8)
+    wrong = ledger(runs, stops, gold, mapping, StudyFacts(), {}, ["7"])
+    c = ceilings(wrong, runs, stops, mapping, StudyFacts(), questions=8)
     # right now: only "0". Read the review's way, each study's finding takes the review's
     # direction and the rule needs summed confidence >= 0.3: "0" (0.5), "2" (0.5), "3"
     # (0.5 at the stop), "4" (0.9 + 0.2); not "1" (no finding), "5" (0.1) nor "6" (not

@@ -68,6 +68,23 @@ def test_reporting_share_by_hand() -> None:
     assert FirmnessRule(min_reporting=1.0).judge(BODY, 1) is Firmness.DEFINITE
 
 
+@pytest.mark.parametrize(("randomised", "firmness"), [
+    (False, Firmness.UNCERTAIN),  # only observational or non-randomised studies
+    (True, Firmness.DEFINITE),
+    (None, Firmness.DEFINITE),  # no study states its design: nothing to judge by
+])
+def test_a_body_without_a_randomised_study_is_uncertain(randomised: bool | None,
+                                                        firmness: Firmness) -> None:
+    body = EvidenceBody.of(BODY.findings, participants=240, randomised=randomised)
+    assert FirmnessRule().judge(body, 1) is firmness
+    assert FirmnessRule().judge(body, 0) is firmness  # a null alike
+
+
+def test_insufficient_data_comes_before_the_design() -> None:
+    body = EvidenceBody.of(BODY.findings, studies_read=10, randomised=False)
+    assert FirmnessRule(min_reporting=0.5).judge(body, 1) is Firmness.INSUFFICIENT
+
+
 def test_no_study_is_insufficient_whatever_the_rule() -> None:
     assert FirmnessRule(min_studies=0).judge(EvidenceBody.of([]), 0) is Firmness.INSUFFICIENT
 

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from pipeline.extraction.study import participants, sample_size
+from pipeline.extraction.study import participants, randomised, sample_size
 from pipeline.inference.features import (
     FAVOURABLE,
     FEATURE_GROUPS,
@@ -131,3 +131,17 @@ def test_sample_size_from_the_text(text: str, size: int | None) -> None:
 ])
 def test_participants_from_the_text(text: str, size: int | None) -> None:
     assert participants(Abstract("1", "t", text)) == size
+
+
+@pytest.mark.parametrize(("title", "text", "design"), [
+    ("", "We randomly assigned 40 adults to zinc or placebo.", True),
+    ("A randomised controlled trial", "Adults took zinc or placebo.", True),  # the title
+    ("", "A cohort of 300 patients was randomized to two arms.", True),
+    ("", "In this non-randomised controlled trial, 60 wards took part.", False),
+    ("", "A quasi-randomised study allocated by day of the week.", False),
+    ("", "We analysed a retrospective cohort of 500 children.", False),
+    ("", "A prospective observational study of 80 nursing home residents.", False),
+    ("", "Forty patients received zinc; pain fell.", None),  # says neither
+])
+def test_design_from_the_text(title: str, text: str, design: bool | None) -> None:
+    assert randomised(Abstract("1", title, text)) is design

@@ -370,21 +370,21 @@ def medevidence(
         evaluate_policy,
         majority_note,
         markdown,
-        study_sizes,
+        study_facts,
         write_firmness,
     )
     from pipeline.recordings import sha256_file
 
     questions, runs, outcomes = _medevidence_runs(records, data, prm, thresholds)
     gold = {q.id: q.answer for q in questions}
-    sizes = study_sizes(questions)
+    studies = study_facts(questions)
     unanswered = [q.id for q in questions if not q.understood]
     stops = {name: {o.query_id: o.stop for o in outs} for name, outs in outcomes.items()}
-    rows = {name: evaluate_policy(runs, stops[name], gold, sizes, unanswered)
+    rows = {name: evaluate_policy(runs, stops[name], gold, studies, unanswered)
             for name in outcomes}
     out.mkdir(parents=True, exist_ok=True)
     table = (markdown(rows) + "\n" + majority_note(gold)
-             + across_reviews_note(runs, stops["DACG"], gold, sizes,
+             + across_reviews_note(runs, stops["DACG"], gold, studies,
                                    {q.id: q.review_pmid for q in questions},
                                    rows["DACG"].tuning_accuracy))
     if grounding:
@@ -436,7 +436,7 @@ def ledger_command(
         details_text,
         ledger,
     )
-    from pipeline.evaluation.medevidence import study_sizes, tune_mapping
+    from pipeline.evaluation.medevidence import study_facts, tune_mapping
 
     if half not in ("all", "even", "odd"):
         raise fail(f"unknown half {half!r} (use all, even or odd)", 2)
@@ -444,20 +444,20 @@ def ledger_command(
     if policy not in outcomes:
         raise fail(f"unknown policy {policy!r} (use one of: {', '.join(outcomes)})", 2)
     gold = {q.id: q.answer for q in questions}
-    sizes = study_sizes(questions)
+    studies = study_facts(questions)
     stops = {o.query_id: o.stop for o in outcomes[policy]}
     mapping, _ = tune_mapping(runs, {q: s for q, s in stops.items() if int(q) % 2 == 0},
-                              gold, sizes)
+                              gold, studies)
     def shown(question: str) -> bool:
         return half == "all" or int(question) % 2 == (0 if half == "even" else 1)
 
     chosen = {q: s for q, s in stops.items() if shown(q)}
     unanswered = [q.id for q in questions if not q.understood and shown(q.id)]
     fulltext = {q.id: q.fulltext_required for q in questions}
-    wrong = ledger(runs, chosen, gold, mapping, sizes, fulltext, unanswered)
+    wrong = ledger(runs, chosen, gold, mapping, studies, fulltext, unanswered)
     asked = len(chosen) + len(unanswered)
     console.print(counts_markdown(wrong, asked), markup=False, soft_wrap=True)
-    console.print(ceilings_text(ceilings(wrong, runs, chosen, mapping, sizes, asked)),
+    console.print(ceilings_text(ceilings(wrong, runs, chosen, mapping, studies, asked)),
                   markup=False, soft_wrap=True, highlight=False)
     if show:
         console.print(details_text(wrong), markup=False, soft_wrap=True, highlight=False)

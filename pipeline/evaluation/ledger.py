@@ -28,11 +28,11 @@ from pipeline.evaluation.medevidence import (
     DEFINITE,
     POLARITY_OF,
     FiveWay,
-    Sizes,
+    StudyFacts,
     evidence_body,
     read_until,
 )
-from pipeline.inference.evidence_body import EvidenceBody, Firmness
+from pipeline.inference.evidence_body import Firmness
 from pipeline.trajectory import StepRecord
 
 CAUSES = ("firmness", "stopped early", "no finding", "reading", "pooling", "not understood")
@@ -62,7 +62,7 @@ class WrongAnswer:
 def _studies(read: Sequence[StepRecord]) -> tuple[StudyLine, ...]:
     """Every study read, in reading order, with its most confident direct finding (the
     body of evidence's own choice of finding)."""
-    found = {f.pmid: f for f in evidence_body(read, {}).findings}
+    found = {f.pmid: f for f in evidence_body(read, StudyFacts()).findings}
     pmids = dict.fromkeys(p for step in read for p in step.retrieved_pmids)
     return tuple(StudyLine(p, found[p].polarity, found[p].confidence, found[p].sentence)
                  if p in found else StudyLine(p, None, 0.0, "") for p in pmids)
@@ -87,7 +87,7 @@ def cause_of(gold: str, read: Sequence[StepRecord], run: Sequence[StepRecord],
 
 
 def ledger(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-           gold: Mapping[str, str], mapping: FiveWay, sizes: Sizes,
+           gold: Mapping[str, str], mapping: FiveWay, facts: StudyFacts,
            fulltext: Mapping[str, bool], unanswered: Sequence[str] = ()) -> list[WrongAnswer]:
     """The wrong answers of one policy (stop per question) under one 5-way mapping;
     `unanswered` questions were never asked."""
@@ -96,7 +96,7 @@ def ledger(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
     for question in sorted(stops, key=int):
         run = runs[question]
         read = read_until(run, stops[question])
-        answer = mapping.answer(read, sizes)
+        answer = mapping.answer(read, facts)
         if answer == gold[question]:
             continue
         studies = _studies(read)
@@ -118,7 +118,7 @@ class Ceilings:
 
 
 def ceilings(wrong: Sequence[WrongAnswer], runs: Mapping[str, Sequence[StepRecord]],
-             stops: Mapping[str, int], mapping: FiveWay, sizes: Sizes,
+             stops: Mapping[str, int], mapping: FiveWay, facts: StudyFacts,
              questions: int) -> Ceilings:
     """The ceilings of the `questions` answers whose wrong ones the ledger filed as
     `wrong`; a question never asked stays wrong in all three. Read the review's way, every
@@ -137,9 +137,9 @@ def ceilings(wrong: Sequence[WrongAnswer], runs: Mapping[str, Sequence[StepRecor
         wanted = DEFINITE[w.gold]
         firmness += w.label_at_stop == wanted
         polarity = POLARITY_OF[wanted]
-        body = evidence_body(read_until(runs[w.question_id], stops[w.question_id]), sizes)
-        as_review = EvidenceBody(tuple(replace(f, polarity=polarity) for f in body.findings),
-                                 body.participants, body.studies_read)
+        body = evidence_body(read_until(runs[w.question_id], stops[w.question_id]), facts)
+        as_review = replace(body, findings=tuple(replace(f, polarity=polarity)
+                                                 for f in body.findings))
         reading += mapping.rule.judge(as_review, polarity) is Firmness.DEFINITE
     return Ceilings(questions, right, reading, firmness)
 

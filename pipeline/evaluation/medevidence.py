@@ -5,8 +5,8 @@ accumulated for the review). The five answers come from the state at the stop:
 - no path at all, no study with a direct finding, or fewer than `min_reporting` of the
   studies read giving one (the review's studies mostly do not report the outcome) ->
   insufficient data;
-- the studies read have fewer than `min_participants` participants between them
-  (pipeline/inference/evidence_body.py) -> uncertain effect;
+- the studies read have fewer than `min_participants` participants between them, or none
+  of them was randomised (pipeline/inference/evidence_body.py) -> uncertain effect;
 - else the posterior's label: Increases -> higher, Decreases -> lower, NoEffect -> no
   difference.
 The two thresholds are tuned on one half of dev (even question ids) and reported on the
@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +28,7 @@ from sklearn.metrics import recall_score
 
 from pipeline.evaluation.harness import direct_rows
 from pipeline.evaluation.metrics import bootstrap_ci
-from pipeline.extraction.study import participants
+from pipeline.extraction.study import participants, randomised
 from pipeline.inference.evidence_body import (
     EvidenceBody,
     Firmness,
@@ -54,7 +54,15 @@ FROZEN_FIRMNESS = "data/eval/firmness.json"  # the DACG row's rule, for `dacg qu
 # worse in 1.
 MIN_PARTICIPANTS_GRID = (0, 100, 200, 300)
 MIN_REPORTING_GRID = (0.0, 0.25, 0.5)
-Sizes = Mapping[str, int]  # PMID -> participants, for the studies that state it
+
+
+@dataclass(frozen=True)
+class StudyFacts:
+    """What the abstracts say about their studies, by PMID, for the studies that say it:
+    how many participants they had and whether they were randomised."""
+
+    participants: Mapping[str, int] = field(default_factory=dict)
+    randomised: Mapping[str, bool] = field(default_factory=dict)
 
 
 def read_recorded_questions(records: list[Path], data: Path
@@ -71,16 +79,19 @@ def read_recorded_questions(records: list[Path], data: Path
     return questions, runs
 
 
-def evidence_body(read: Sequence[StepRecord], sizes: Sizes) -> EvidenceBody:
+def evidence_body(read: Sequence[StepRecord], studies: StudyFacts) -> EvidenceBody:
     """The direct findings of the studies read (one per study, its most confident), the
-    participants of the studies read that state their size (None when none does) and how
-    many studies were read (all of them the review's included studies)."""
-    studies = {p for step in read for p in step.retrieved_pmids}
-    stated = [sizes[p] for p in studies if p in sizes]
+    participants of the studies read that state their size (None when none does), how
+    many studies were read (all of them the review's included studies) and whether any
+    was randomised (None when none states its design)."""
+    read_pmids = {p for step in read for p in step.retrieved_pmids}
+    stated = [studies.participants[p] for p in read_pmids if p in studies.participants]
+    designs = [studies.randomised[p] for p in read_pmids if p in studies.randomised]
     return EvidenceBody.of((StudyFinding(str(e["pmid"]), int(e["polarity"]),
                                          float(e["confidence"]), str(e.get("sentence", "")))
                             for e in direct_rows(read)),
-                           sum(stated) if stated else None, len(studies))
+                           sum(stated) if stated else None, len(read_pmids),
+                           any(designs) if designs else None)
 
 
 @dataclass(frozen=True)
@@ -89,12 +100,12 @@ class FiveWay:
 
     rule: FirmnessRule = FirmnessRule()
 
-    def answer(self, read: Sequence[StepRecord], sizes: Sizes) -> str:
+    def answer(self, read: Sequence[StepRecord], studies: StudyFacts) -> str:
         """The answer from the steps read up to the stop (the last one is the stop)."""
         last = read[-1]
         if not last.informed:
             return "insufficient data"
-        firmness = self.rule.judge(evidence_body(read, sizes), POLARITY_OF[last.label])
+        firmness = self.rule.judge(evidence_body(read, studies), POLARITY_OF[last.label])
         return _FROM_LABEL[last.label] if firmness is Firmness.DEFINITE else str(firmness)
 
 
@@ -110,8 +121,8 @@ def read_until(run: Sequence[StepRecord], stop: int) -> list[StepRecord]:
 
 
 def answers_at(mapping: FiveWay, runs: Mapping[str, Sequence[StepRecord]],
-               stops: Mapping[str, int], sizes: Sizes) -> dict[str, str]:
-    return {q: mapping.answer(read_until(runs[q], stops[q]), sizes) for q in stops}
+               stops: Mapping[str, int], studies: StudyFacts) -> dict[str, str]:
+    return {q: mapping.answer(read_until(runs[q], stops[q]), studies) for q in stops}
 
 
 def five_way_accuracy(answers: Mapping[str, str], gold: Mapping[str, str]) -> float:
@@ -119,12 +130,12 @@ def five_way_accuracy(answers: Mapping[str, str], gold: Mapping[str, str]) -> fl
 
 
 def tune_mapping(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                 gold: Mapping[str, str], sizes: Sizes) -> tuple[FiveWay, float]:
+                 gold: Mapping[str, str], studies: StudyFacts) -> tuple[FiveWay, float]:
     """The grid point with the best 5-way accuracy on these questions (first on ties)."""
     best, best_accuracy = FiveWay(), -1.0
     for people, reporting in itertools.product(MIN_PARTICIPANTS_GRID, MIN_REPORTING_GRID):
         mapping = FiveWay(FirmnessRule(min_participants=people, min_reporting=reporting))
-        accuracy = five_way_accuracy(answers_at(mapping, runs, stops, sizes), gold)
+        accuracy = five_way_accuracy(answers_at(mapping, runs, stops, studies), gold)
         if accuracy > best_accuracy:
             best, best_accuracy = mapping, accuracy
     return best, best_accuracy
@@ -134,7 +145,7 @@ ACROSS_REVIEWS_SPLITS = 20
 
 
 def across_reviews(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                   gold: Mapping[str, str], sizes: Sizes, reviews: Mapping[str, str],
+                   gold: Mapping[str, str], studies: StudyFacts, reviews: Mapping[str, str],
                    splits: int = ACROSS_REVIEWS_SPLITS, seed: int = 0
                    ) -> tuple[float, float] | None:
     """The tuned mapping's 5-way accuracy on reviews it was not tuned on, within the
@@ -156,9 +167,9 @@ def across_reviews(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str,
         right = 0
         for fitted in (0, 1):
             mapping, _ = tune_mapping(
-                runs, {q: stops[q] for q in tuning if side[reviews[q]] == fitted}, gold, sizes)
+                runs, {q: stops[q] for q in tuning if side[reviews[q]] == fitted}, gold, studies)
             scored = {q: stops[q] for q in tuning if side[reviews[q]] != fitted}
-            answers = answers_at(mapping, runs, scored, sizes)
+            answers = answers_at(mapping, runs, scored, studies)
             right += sum(answers[q] == gold[q] for q in scored)
         scores.append(right / len(tuning))
     return float(np.mean(scores)), float(np.std(scores))
@@ -187,13 +198,13 @@ UNANSWERED = "unanswered"  # a question DACG could not parse: scored as wrong
 
 
 def evaluate_policy(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                    gold: Mapping[str, str], sizes: Sizes, unanswered: Sequence[str] = (),
+                    gold: Mapping[str, str], studies: StudyFacts, unanswered: Sequence[str] = (),
                     seed: int = 0) -> MedEvidenceRow:
     """One policy's row; `unanswered` questions (not understood, so never recorded) count
     as wrong wherever they fall."""
     tuning, _ = halves(sorted(stops, key=int))
-    mapping, tuning_accuracy = tune_mapping(runs, {q: stops[q] for q in tuning}, gold, sizes)
-    answers = answers_at(mapping, runs, stops, sizes) | dict.fromkeys(unanswered, UNANSWERED)
+    mapping, tuning_accuracy = tune_mapping(runs, {q: stops[q] for q in tuning}, gold, studies)
+    answers = answers_at(mapping, runs, stops, studies) | dict.fromkeys(unanswered, UNANSWERED)
     _, held_out = halves(sorted(answers, key=int))
     held = [answers[q] == gold[q] for q in held_out]
     low, high = bootstrap_ci(held, seed=seed)
@@ -239,11 +250,11 @@ def majority_note(gold: Mapping[str, str]) -> str:
 
 
 def across_reviews_note(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                        gold: Mapping[str, str], sizes: Sizes, reviews: Mapping[str, str],
+                        gold: Mapping[str, str], studies: StudyFacts, reviews: Mapping[str, str],
                         tuning_accuracy: float) -> str:
     """DACG's across-reviews figure as a line under the table ('' with fewer than two
     reviews in the tuning half)."""
-    figure = across_reviews(runs, stops, gold, sizes, reviews)
+    figure = across_reviews(runs, stops, gold, studies, reviews)
     if figure is None:
         return ""
     return (f"DACG's mapping on reviews it was not tuned on (the even ids split in two by "
@@ -252,15 +263,18 @@ def across_reviews_note(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping
             f"{100 * tuning_accuracy:.1f}% tuned and scored on the same even ids.\n")
 
 
-def study_sizes(questions: Iterable[MedEvidenceQuestion]) -> dict[str, int]:
-    """PMID -> participants, for every study of these questions that states its size."""
-    sizes = {}
+def study_facts(questions: Iterable[MedEvidenceQuestion]) -> StudyFacts:
+    """Participants and design of every study of these questions that states them."""
+    sizes: dict[str, int] = {}
+    designs: dict[str, bool] = {}
     for question in questions:
         for abstract in question.abstracts:
-            size = participants(abstract)
+            size, design = participants(abstract), randomised(abstract)
             if size is not None:
                 sizes[abstract.pmid] = size
-    return sizes
+            if design is not None:
+                designs[abstract.pmid] = design
+    return StudyFacts(sizes, designs)
 
 
 def write_firmness(rule: FirmnessRule, path: Path, provenance: dict[str, object]) -> None:

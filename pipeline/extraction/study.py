@@ -9,7 +9,10 @@ The study's size, read two ways:
 - `participants`: the same and the other ways real abstracts state it ("A total of 1,563
   recruits", "120 infants were assigned", "(n = 45)", "in 250 patients"), for judging
   whether a body of evidence is large enough to be precise (GRADE's imprecision).
-Both are cheap regular-expression searches.
+And its design, `randomised`: whether it says it randomised its participants, or says it
+was observational or otherwise not randomised (GRADE starts the certainty of evidence
+from non-randomised studies low).
+All are cheap regular-expression searches.
 """
 
 from __future__ import annotations
@@ -60,3 +63,23 @@ def participants(abstract: Abstract) -> int | None:
             if MIN_PARTICIPANTS <= size <= MAX_SAMPLE_SIZE:
                 return size
     return None
+
+
+# "non-randomised", "not randomized", "quasi-randomised": a randomisation word that says
+# the study was not randomised, removed before looking for one that says it was.
+NOT_RANDOMISED = re.compile(r"\b(?:non|not|quasi|pseudo)[-\s]?randomi[sz]", re.IGNORECASE)
+RANDOMISED = re.compile(r"\brandomi[sz]|\brandom(?:ly)?\s+(?:assign|allocat)", re.IGNORECASE)
+NON_RANDOMISED_DESIGNS = re.compile(
+    r"\b(?:retrospective|observational|cohort|case[-\s]control|cross[-\s]sectional|"
+    r"before[-\s]and[-\s]after|pre[-\s]?post|historical(?:ly)?\s+control|"
+    r"quasi[-\s]experimental|(?:non|not|quasi)[-\s]?randomi[sz])", re.IGNORECASE)
+
+
+def randomised(abstract: Abstract) -> bool | None:
+    """True when the title or text says the study randomised ('randomised', 'randomly
+    assigned'), False when it says only that it was observational or not randomised
+    ('retrospective cohort', 'non-randomised'), None when it states neither."""
+    text = f"{abstract.title} {abstract.text}"
+    if RANDOMISED.search(NOT_RANDOMISED.sub(" ", text)):
+        return True
+    return False if NON_RANDOMISED_DESIGNS.search(text) else None

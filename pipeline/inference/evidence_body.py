@@ -35,23 +35,27 @@ class StudyFinding:
 class EvidenceBody:
     """The direct findings of distinct studies (one per PMID, its most confident), the
     participants of all the studies read that state how many they had (None when none
-    does: an unstated size is no evidence of a small study), and how many studies were
-    read (None when the studies read are not a review's included studies: off-topic
-    search hits say nothing about how often the outcome is reported)."""
+    does: an unstated size is no evidence of a small study), how many studies were read
+    (None when the studies read are not a review's included studies: off-topic search
+    hits say nothing about how often the outcome is reported), and whether any study
+    read was randomised (False when those that state their design are all observational
+    or non-randomised, None when none states it)."""
 
     findings: tuple[StudyFinding, ...]
     participants: int | None = None
     studies_read: int | None = None
+    randomised: bool | None = None
 
     @classmethod
     def of(cls, findings: Iterable[StudyFinding], participants: int | None = None,
-           studies_read: int | None = None) -> EvidenceBody:
+           studies_read: int | None = None, randomised: bool | None = None) -> EvidenceBody:
         best: dict[str, StudyFinding] = {}
         for finding in findings:
             kept = best.get(finding.pmid)
             if kept is None or finding.confidence > kept.confidence:
                 best[finding.pmid] = finding
-        return cls(tuple(best[pmid] for pmid in sorted(best)), participants, studies_read)
+        return cls(tuple(best[pmid] for pmid in sorted(best)), participants, studies_read,
+                   randomised)
 
     @property
     def studies(self) -> int:
@@ -89,6 +93,10 @@ class FirmnessRule:
             uncertain effect: too small a body of evidence to be precise (GRADE's
             imprecision; its optimal information size is a few hundred). Not applied
             when no study states its size.
+        A body with no randomised study (every study read that states its design is
+        observational or non-randomised) is always an uncertain effect: GRADE starts
+        such evidence at low certainty, and a review calls low certainty with any
+        further concern very low; not a threshold, so nothing to tune.
         min_reporting: a smaller part of the studies read than this giving a finding on
             the pair is insufficient data: a review's included studies mostly do not
             report the outcome. Not applied when the number read is unknown.
@@ -108,7 +116,7 @@ class FirmnessRule:
             return Firmness.INSUFFICIENT
         small = body.participants is not None and body.participants < self.min_participants
         if (body.share(polarity) < self.min_share or body.support(polarity) < self.min_support
-                or small):
+                or small or body.randomised is False):
             return Firmness.UNCERTAIN
         return Firmness.DEFINITE
 
