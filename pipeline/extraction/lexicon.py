@@ -209,6 +209,8 @@ BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
 # 'one or more', 'two or fewer': a count before 'or' makes the comparative an amount.
 COUNT_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight",
                          "nine", "ten"})
+# 'more than a decade', 'less than half', 'more than two': an amount follows.
+AMOUNT_LEADS = COUNT_WORDS | {"a", "an", "half", "twice", "double"}
 # 'the most common / frequent adverse event': a ranking of events within the trial.
 RANKED_WORDS = frozenset({"common", "commonly", "frequent", "frequently", "prevalent"})
 # Words before 'the baseline' that make it the start of a change, not a description.

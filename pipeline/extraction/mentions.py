@@ -163,15 +163,15 @@ def _keyword_items(phrase: str) -> tuple[tuple[str, float], ...]:
 def _hyphen_parts(words: list[str]) -> list[str]:
     """The tokenizer splits 'LDL-C' and '6-month' at the hyphen, so a keyword must be
     split the same way to meet them ('LDL', '6', 'month'); one letter left alone ('C')
-    would match any stray letter, and a linking word ('SARS-CoV-2-related') names
-    nothing. Set phrases ('follow-up') stay whole and generic."""
+    would match any stray letter, and a linking or stop word ('SARS-CoV-2-related',
+    'in-hospital') names nothing. Set phrases ('follow-up') stay whole and generic."""
     parts: list[str] = []
     for word in words:
         if "-" not in word or word.lower() in GENERIC_OUTCOME_WORDS:
             parts.append(word)
         else:
             parts += [p for p in word.split("-") if (len(p) > 1 or p.isdigit())
-                      and p.lower() not in LINKING_WORDS]
+                      and p.lower() not in LINKING_WORDS and p.lower() not in STOP_WORDS]
     return parts
 
 

@@ -23,7 +23,6 @@ import os
 import re
 import re._constants as re_constants  # re's own parser: the same reading of a rule
 import re._parser as re_parser
-import string
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -119,8 +118,6 @@ def build_nlp(model: str | None = None, stock: bool = False) -> Language:
     else:
         nlp = spacy.blank("en")
         nlp.add_pipe(sentencizer, name="sentencizer")
-    if isinstance(nlp.tokenizer, Tokenizer):
-        split_capital_stops(nlp.tokenizer)
     detector = nlp.add_pipe("abbreviation_detector")
     if not stock:
         fast_matchers(detector)
@@ -277,14 +274,6 @@ class SequenceMatcher:
                         found.add((start, start + size))
             matches += [(key, start, end) for start, end in sorted(found)]
         return matches
-
-
-def split_capital_stops(tokenizer: Tokenizer) -> None:
-    """'... than in group B. The ...', '... with vitamin D. Next ...': spaCy keeps a
-    capital letter and its full stop together (an initial), so the sentence runs on into
-    the next; in an abstract a lone capital before a stop names an arm or a vitamin."""
-    for letter in string.ascii_uppercase:
-        tokenizer.add_special_case(f"{letter}.", [{ORTH: letter}, {ORTH: "."}])
 
 
 def fast_suffixes(tokenizer: Tokenizer, suffixes: Iterable[Any]) -> None:

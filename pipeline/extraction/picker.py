@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.extraction.lexicon import SIGN_OF
-from pipeline.extraction.rules import Sentence
+from pipeline.extraction.rules import Sentence, is_amount
 from pipeline.extraction.stats import Significance
 
 # What was done or who took part ('were randomised', 'were enrolled'), not what happened.
@@ -110,8 +110,12 @@ class SentencePicker:
         direction or null wording): a review's 'outcomes reported so far, such as X'
         does not, so the fallback classifier does not read it."""
         words = sentence.words[sentence.start:sentence.end]
-        return bool(sentence.stats or sentence.compares or sentence.nulls) or not (
-            RESULT_WORDS.isdisjoint(words) and SIGN_OF.keys().isdisjoint(words))
+        if sentence.stats or sentence.compares or sentence.nulls or not (
+                RESULT_WORDS.isdisjoint(words)):
+            return True
+        # a direction word, unless it only measures an amount ('for more than a decade')
+        return any(sentence.words[i] in SIGN_OF and not is_amount(sentence.words, i)
+                   for i in range(sentence.start, sentence.end))
 
     def pooling_weights(self, scores: Sequence[float]) -> list[float]:
         """Each sentence's weight in pooling: 1 for the best, less for the others."""

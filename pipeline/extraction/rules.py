@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pipeline.extraction.lexicon import (
+    AMOUNT_LEADS,
     ARM_NOUNS,
     ARM_PREPOSITIONS,
     ASSOCIATION_WORDS,
@@ -344,7 +345,7 @@ def _nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
                  taken: set[int]) -> tuple[int | None, int]:
     best: tuple[int, int] | None = None
     for i in range(start, end):
-        if (i in taken or words[i] not in SIGN_OF or _purpose(words, i) or _quantity(words, i)
+        if (i in taken or words[i] not in SIGN_OF or _purpose(words, i) or is_amount(words, i)
                 or _at_risk(words, i)):
             continue
         if words[i] in ("inversely", "inverse", "negatively", "positively") and not (
@@ -367,7 +368,7 @@ def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
     if words[at] in CHANGE_WORDS:
         # 'decreased significantly less in the A group': the change is graded after it
         for i in range(at + 1, min(end, at + 3)):
-            if words[i] in GRADING_WORDS and not _quantity(words, i):
+            if words[i] in GRADING_WORDS and not is_amount(words, i):
                 return sign * SIGN_OF[words[i]]
     if words[at] not in GRADING_WORDS:
         return sign
@@ -394,8 +395,9 @@ def _at_risk(words: Sequence[str], i: int) -> bool:
             and "at" in words[max(0, i - 2):i])
 
 
-def _quantity(words: Sequence[str], i: int) -> bool:
-    """'more than 20%', 'less than 5 days', 'at least one', 'one or more complications':
+def is_amount(words: Sequence[str], i: int) -> bool:
+    """'more than 20%', 'less than 5 days', 'more than a decade', 'at least one', 'one or
+    more complications':
     an amount, not a comparison of arms; 'least squares mean' names an estimate, 'the
     most common adverse event' ranks events, not arms."""
     if words[i] == "least" and ((i > 0 and words[i - 1] == "at") or (
@@ -408,7 +410,7 @@ def _quantity(words: Sequence[str], i: int) -> bool:
             and i + 1 < len(words) and words[i + 1] in RANKED_WORDS):
         return True
     return (i + 2 < len(words) and words[i + 1] == "than"
-            and any(ch.isdigit() for ch in words[i + 2]))
+            and (any(ch.isdigit() for ch in words[i + 2]) or words[i + 2] in AMOUNT_LEADS))
 
 
 def _purpose(words: Sequence[str], i: int) -> bool:
