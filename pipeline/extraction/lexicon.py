@@ -211,6 +211,9 @@ COUNT_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", 
                          "nine", "ten"})
 # 'more than a decade', 'less than half', 'more than two': an amount follows.
 AMOUNT_LEADS = COUNT_WORDS | {"a", "an", "half", "twice", "double"}
+# Plain degree words, read as comparatives only right before the outcome in a clause that
+# compares the arms ('relatively low prevalence compared to the control houses').
+DEGREE_WORDS = {"low": -1, "high": 1}
 # 'the most common / frequent adverse event': a ranking of events within the trial.
 RANKED_WORDS = frozenset({"common", "commonly", "frequent", "frequently", "prevalent"})
 # Words before 'the baseline' that make it the start of a change, not a description.

@@ -29,6 +29,7 @@ from pipeline.extraction.lexicon import (
     CONCESSIONS,
     CONTROL_WORDS,
     COUNT_WORDS,
+    DEGREE_WORDS,
     FOLLOW_UP_BREAKS,
     FOLLOW_UP_SUBJECTS,
     GRADING_WORDS,
@@ -59,6 +60,7 @@ REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm 
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
 BETWEEN_WINDOW = 4  # tokens after a null phrase, then after 'between', naming the arms
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
+DEGREE_WINDOW = 2  # tokens before the outcome a plain 'low' / 'high' may stand
 
 
 @dataclass(slots=True)
@@ -155,6 +157,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     parenthesised = _parenthesised(words, start, end, tail)
     cue_at, sign = _nearest_cue(words, start, end, tail,
                                 arm_tokens | set(tail.tokens) | parenthesised)
+    if cue_at is None:
+        cue_at, sign = _degree_before_tail(sentence, start, end, tail)
     if cue_at is None:
         # the outcome's own wording may carry the direction ('better global
         # improvement', 'more likely to define the steps'): the sentence says it happened,
@@ -359,6 +363,20 @@ def _nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
     if best is None:
         return None, 0
     return best[1], _compound_sign(words, start, end, best[1])
+
+
+def _degree_before_tail(sentence: Sentence, start: int, end: int,
+                        tail: Mention) -> tuple[int | None, int]:
+    """'screened houses recorded relatively low malaria prevalence compared to the
+    control houses': a plain 'low' / 'high' right before the outcome, in a clause that
+    compares the arms, is a comparative."""
+    if not any(start <= s[0] < end for s in sentence.compares):
+        return None, 0
+    words = sentence.words
+    for i in range(tail.start - 1, max(start, tail.start - DEGREE_WINDOW) - 1, -1):
+        if words[i] in DEGREE_WORDS:
+            return i, DEGREE_WORDS[words[i]]
+    return None, 0
 
 
 def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
