@@ -212,6 +212,27 @@ def test_trim_and_fill_chooses_the_side_itself() -> None:
     assert trim_and_fill([-x for x in y], v).side == "right"
 
 
+def test_identical_effects_fill_nothing() -> None:
+    # three studies with the same effect (a real recording of the calibrated world): the
+    # funnel is symmetric, k0 = 0 and the pool is the effect itself; before the tie
+    # tolerance, rounding of the weighted mean flipped their sides and L0 never settled
+    y, v = [-0.9942522733438669] * 3, [0.07854756474741902, 0.05567743265647737,
+                                       0.08308006010394016]
+    result = trim_and_fill(y, v)
+    assert result.k0 == 0 and result.filled == ()
+    assert result.estimate == pytest.approx(y[0])
+
+
+def test_no_convergence_is_not_applicable(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.evaluation.meta as meta
+
+    def never(*_: object) -> None:
+        raise meta.NoConvergence("did not converge")
+
+    monkeypatch.setattr(meta, "trim_and_fill", never)
+    assert meta.meta_label(NULL_MEAN, 1) is None  # metafor gives no result either
+
+
 def test_trim_and_fill_needs_three_studies() -> None:
     with pytest.raises(ValueError):
         trim_and_fill([0.1, 0.2], [0.01, 0.01])

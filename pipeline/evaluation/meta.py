@@ -31,6 +31,7 @@ from pipeline.model import Label
 
 Z_95 = 1.959964
 MAX_ITERATIONS = 100  # metafor's default; L0 normally settles in a handful
+TIE_TOLERANCE = 1e-9  # a study this close to the centre (relative) is on neither side
 RATIO_MEASURES = frozenset({"HR", "OR", "RR", "IRR", "PR"})
 
 # Measure names, longest first so "mean difference" wins over "difference". Spelled-out
@@ -235,6 +236,10 @@ def _studies(y: ArrayLike, v: ArrayLike, minimum: int
 Side = Literal["left", "right"]
 
 
+class NoConvergence(RuntimeError):
+    """The L0 estimate of missing studies kept changing (metafor stops with an error)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TrimFill:
     """Result of trim-and-fill: how many studies were imputed, on which side of the funnel,
@@ -285,6 +290,9 @@ def trim_and_fill(y: ArrayLike, v: ArrayLike, side: Side | None = None
         previous = k0
         centre = fixed_effect(sorted_y[:k - k0], sorted_v[:k - k0]).estimate
         centred = sorted_y - centre
+        # identical effects: rounding puts the weighted mean a hair off them, and their
+        # sides (hence k0) would flip from one iteration to the next
+        centred[np.isclose(centred, 0.0, atol=TIE_TOLERANCE * (1.0 + abs(centre)))] = 0.0
         ranks = np.empty(k)
         ranks[np.argsort(np.abs(centred), kind="stable")] = np.arange(1, k + 1)
         rank_sum = float(np.sum(ranks[centred > 0]))
@@ -292,7 +300,7 @@ def trim_and_fill(y: ArrayLike, v: ArrayLike, side: Side | None = None
         if k0 == previous:
             break
     else:
-        raise RuntimeError(f"trim and fill did not converge in {MAX_ITERATIONS} iterations")
+        raise NoConvergence(f"trim and fill did not converge in {MAX_ITERATIONS} iterations")
     filled_y = flip * (2 * centre - sorted_y[k - k0:])
     filled_v = sorted_v[k - k0:]
     before = dersimonian_laird(ys, vs)
@@ -306,11 +314,11 @@ def trim_and_fill(y: ArrayLike, v: ArrayLike, side: Side | None = None
 def meta_label(effects: Sequence[Effect], direction: int, min_studies: int = 3
                ) -> Label | None:
     """The meta-analysis baseline's answer, or None ("not applicable") with fewer than
-    `min_studies` poolable effects. Pools the largest group of effects on one scale
-    (ties: the group seen first), fills, and reads the filled DL interval: it excludes the
-    null (0 on the analysis scale, so ratio 1) -> Beneficial if the pooled effect points in
-    `direction` (+1: a higher outcome is desired, -1: lower), else Harmful; it includes the
-    null -> NoEffect."""
+    `min_studies` poolable effects or when trim-and-fill does not converge. Pools the
+    largest group of effects on one scale (ties: the group seen first), fills, and reads
+    the filled DL interval: it excludes the null (0 on the analysis scale, so ratio 1) ->
+    Beneficial if the pooled effect points in `direction` (+1: a higher outcome is
+    desired, -1: lower), else Harmful; it includes the null -> NoEffect."""
     if direction not in (1, -1):
         raise ValueError(f"direction must be +1 or -1, got {direction!r}")
     if min_studies < 3:
@@ -323,7 +331,10 @@ def meta_label(effects: Sequence[Effect], direction: int, min_studies: int = 3
         return None
     y, v = zip(*(effect.to_study() for effect in effects if effect.scale == scale),
                strict=True)
-    result = trim_and_fill(y, v)
+    try:
+        result = trim_and_fill(y, v)
+    except NoConvergence:
+        return None  # metafor gives no result either
     if result.ci_low <= 0.0 <= result.ci_high:
         return Label.NO_EFFECT
     return Label.BENEFICIAL if np.sign(result.estimate) == direction else Label.HARMFUL
