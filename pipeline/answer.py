@@ -61,7 +61,8 @@ def explain_edges(store: GraphStore, namespace: str,
 
 def direct_body(store: GraphStore, namespace: str, answer: Answer) -> EvidenceBody:
     """The studies' findings on the direct intervention -> outcome pair, every polarity
-    (study sizes are not in the graph, so the participants threshold does not apply)."""
+    (study sizes and designs are not in the graph, so neither the participants threshold
+    nor the design rule applies)."""
     head, tail = answer.query.intervention.id, answer.query.outcome.id
     found = store.evidence(namespace, [(head, tail, p) for p in (1, 0, -1)])
     return EvidenceBody.of(StudyFinding(item.pmid, polarity, item.confidence, item.sentence)
