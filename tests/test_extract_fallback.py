@@ -90,3 +90,16 @@ def test_the_fallback_does_not_read_a_sentence_that_reports_no_result() -> None:
                                "dexamethasone and the clinical outcomes reported so far, "
                                "such as fever duration.")
     assert RuleExtractor(fallback=classifier).extract(review, query) == []
+
+
+def test_the_fallback_does_not_read_an_amount_as_a_result() -> None:
+    classifier = load_default_classifier()
+    if classifier is None:
+        pytest.skip("no shipped classifier")
+    query = Query(Entity.from_name("prone positioning"),
+                  Entity.from_name("duration of mechanical ventilation"), None)
+    # 'more than a decade' measures time, it compares no arms: no result to read
+    background = Abstract("4", "", "Prone positioning has been studied in critically ill "
+                                   "adults receiving mechanical ventilation for more than "
+                                   "a decade.")
+    assert RuleExtractor(fallback=classifier).extract(background, query) == []

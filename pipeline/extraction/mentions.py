@@ -66,8 +66,8 @@ def stem(word: str) -> str:
 def _weight(word: str) -> float:
     """Measure words and amounts ('6', '24h', 'five') weigh little; a name with digits in it
     ('A1C', 'IL6', 'CD4') is an analyte and weighs in full."""
-    if word.lower() in GENERIC_OUTCOME_WORDS or word.lower() in COUNT_WORDS or (
-            word[:1].isdigit()):
+    lowered = word.lower()
+    if lowered in GENERIC_OUTCOME_WORDS or lowered in COUNT_WORDS or word[:1].isdigit():
         return GENERIC_WEIGHT
     return 1.0
 

@@ -109,13 +109,14 @@ class SentencePicker:
         """Whether the sentence reports a result at all (a statistic, a comparison, a
         direction or null wording): a review's 'outcomes reported so far, such as X'
         does not, so the fallback classifier does not read it."""
-        words = sentence.words[sentence.start:sentence.end]
-        if sentence.stats or sentence.compares or sentence.nulls or not (
-                RESULT_WORDS.isdisjoint(words)):
+        if sentence.stats or sentence.nulls:
             return True
-        # a direction word, unless it only measures an amount ('for more than a decade')
-        return any(sentence.words[i] in SIGN_OF and not is_amount(sentence.words, i)
-                   for i in range(sentence.start, sentence.end))
+        words, span = sentence.words, range(sentence.start, sentence.end)
+        # words that only measure an amount ('for more than a decade') compare no arms
+        amounts = {j for i in span if is_amount(words, i) for j in (i, i + 1)}
+        return any(start not in amounts for start, _ in sentence.compares) or any(
+            i not in amounts and (words[i] in RESULT_WORDS or words[i] in SIGN_OF)
+            for i in span)
 
     def pooling_weights(self, scores: Sequence[float]) -> list[float]:
         """Each sentence's weight in pooling: 1 for the best, less for the others."""

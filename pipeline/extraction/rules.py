@@ -165,8 +165,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # unless the arms' own values say which way ('the proportion needing additional
         # treatment was 3.1% after A and 7.2% after B')
         cue_at, sign = _nearest_cue(words, start, end, tail, arm_tokens | parenthesised)
-        numeric = _numeric_direction(sentence, start, end, heads, comparators)
-        if cue_at is not None and numeric is not None:
+        if cue_at is not None and _numeric_direction(sentence, start, end, heads,
+                                                     comparators) is not None:
             cue_at = None
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
                                               cue_at)
@@ -415,9 +415,8 @@ def _at_risk(words: Sequence[str], i: int) -> bool:
 
 def is_amount(words: Sequence[str], i: int) -> bool:
     """'more than 20%', 'less than 5 days', 'more than a decade', 'at least one', 'one or
-    more complications':
-    an amount, not a comparison of arms; 'least squares mean' names an estimate, 'the
-    most common adverse event' ranks events, not arms."""
+    more complications': an amount, not a comparison of arms; 'least squares mean' names
+    an estimate, 'the most common adverse event' ranks events, not arms."""
     if words[i] == "least" and ((i > 0 and words[i - 1] == "at") or (
             i + 1 < len(words) and words[i + 1] in ("squares", "square"))):
         return True
