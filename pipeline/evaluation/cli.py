@@ -377,14 +377,14 @@ def medevidence(
 
     questions, runs, outcomes = _medevidence_runs(records, data, prm, thresholds)
     gold = {q.id: q.answer for q in questions}
-    studies = study_facts(questions)
+    facts = study_facts(questions)
     unanswered = [q.id for q in questions if not q.understood]
     stops = {name: {o.query_id: o.stop for o in outs} for name, outs in outcomes.items()}
-    rows = {name: evaluate_policy(runs, stops[name], gold, studies, unanswered)
+    rows = {name: evaluate_policy(runs, stops[name], gold, facts, unanswered)
             for name in outcomes}
     out.mkdir(parents=True, exist_ok=True)
     table = (markdown(rows) + "\n" + majority_note(gold)
-             + across_reviews_note(runs, stops["DACG"], gold, studies,
+             + across_reviews_note(runs, stops["DACG"], gold, facts,
                                    {q.id: q.review_pmid for q in questions},
                                    rows["DACG"].tuning_accuracy))
     if grounding:
@@ -444,20 +444,20 @@ def ledger_command(
     if policy not in outcomes:
         raise fail(f"unknown policy {policy!r} (use one of: {', '.join(outcomes)})", 2)
     gold = {q.id: q.answer for q in questions}
-    studies = study_facts(questions)
+    facts = study_facts(questions)
     stops = {o.query_id: o.stop for o in outcomes[policy]}
     mapping, _ = tune_mapping(runs, {q: s for q, s in stops.items() if int(q) % 2 == 0},
-                              gold, studies)
+                              gold, facts)
     def shown(question: str) -> bool:
         return half == "all" or int(question) % 2 == (0 if half == "even" else 1)
 
     chosen = {q: s for q, s in stops.items() if shown(q)}
     unanswered = [q.id for q in questions if not q.understood and shown(q.id)]
     fulltext = {q.id: q.fulltext_required for q in questions}
-    wrong = ledger(runs, chosen, gold, mapping, studies, fulltext, unanswered)
+    wrong = ledger(runs, chosen, gold, mapping, facts, fulltext, unanswered)
     asked = len(chosen) + len(unanswered)
     console.print(counts_markdown(wrong, asked), markup=False, soft_wrap=True)
-    console.print(ceilings_text(ceilings(wrong, runs, chosen, mapping, studies, asked)),
+    console.print(ceilings_text(ceilings(wrong, runs, chosen, mapping, facts, asked)),
                   markup=False, soft_wrap=True, highlight=False)
     if show:
         console.print(details_text(wrong), markup=False, soft_wrap=True, highlight=False)

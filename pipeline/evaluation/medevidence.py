@@ -79,18 +79,18 @@ def read_recorded_questions(records: list[Path], data: Path
     return questions, runs
 
 
-def evidence_body(read: Sequence[StepRecord], studies: StudyFacts) -> EvidenceBody:
+def evidence_body(read: Sequence[StepRecord], facts: StudyFacts) -> EvidenceBody:
     """The direct findings of the studies read (one per study, its most confident), the
     participants of the studies read that state their size (None when none does), how
     many studies were read (all of them the review's included studies) and whether any
     was randomised (None when none states its design)."""
-    read_pmids = {p for step in read for p in step.retrieved_pmids}
-    stated = [studies.participants[p] for p in read_pmids if p in studies.participants]
-    designs = [studies.randomised[p] for p in read_pmids if p in studies.randomised]
+    studies = {p for step in read for p in step.retrieved_pmids}
+    stated = [facts.participants[p] for p in studies if p in facts.participants]
+    designs = [facts.randomised[p] for p in studies if p in facts.randomised]
     return EvidenceBody.of((StudyFinding(str(e["pmid"]), int(e["polarity"]),
                                          float(e["confidence"]), str(e.get("sentence", "")))
                             for e in direct_rows(read)),
-                           sum(stated) if stated else None, len(read_pmids),
+                           sum(stated) if stated else None, len(studies),
                            any(designs) if designs else None)
 
 
@@ -100,12 +100,12 @@ class FiveWay:
 
     rule: FirmnessRule = FirmnessRule()
 
-    def answer(self, read: Sequence[StepRecord], studies: StudyFacts) -> str:
+    def answer(self, read: Sequence[StepRecord], facts: StudyFacts) -> str:
         """The answer from the steps read up to the stop (the last one is the stop)."""
         last = read[-1]
         if not last.informed:
             return "insufficient data"
-        firmness = self.rule.judge(evidence_body(read, studies), POLARITY_OF[last.label])
+        firmness = self.rule.judge(evidence_body(read, facts), POLARITY_OF[last.label])
         return _FROM_LABEL[last.label] if firmness is Firmness.DEFINITE else str(firmness)
 
 
@@ -121,8 +121,8 @@ def read_until(run: Sequence[StepRecord], stop: int) -> list[StepRecord]:
 
 
 def answers_at(mapping: FiveWay, runs: Mapping[str, Sequence[StepRecord]],
-               stops: Mapping[str, int], studies: StudyFacts) -> dict[str, str]:
-    return {q: mapping.answer(read_until(runs[q], stops[q]), studies) for q in stops}
+               stops: Mapping[str, int], facts: StudyFacts) -> dict[str, str]:
+    return {q: mapping.answer(read_until(runs[q], stops[q]), facts) for q in stops}
 
 
 def five_way_accuracy(answers: Mapping[str, str], gold: Mapping[str, str]) -> float:
@@ -130,12 +130,12 @@ def five_way_accuracy(answers: Mapping[str, str], gold: Mapping[str, str]) -> fl
 
 
 def tune_mapping(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                 gold: Mapping[str, str], studies: StudyFacts) -> tuple[FiveWay, float]:
+                 gold: Mapping[str, str], facts: StudyFacts) -> tuple[FiveWay, float]:
     """The grid point with the best 5-way accuracy on these questions (first on ties)."""
     best, best_accuracy = FiveWay(), -1.0
     for people, reporting in itertools.product(MIN_PARTICIPANTS_GRID, MIN_REPORTING_GRID):
         mapping = FiveWay(FirmnessRule(min_participants=people, min_reporting=reporting))
-        accuracy = five_way_accuracy(answers_at(mapping, runs, stops, studies), gold)
+        accuracy = five_way_accuracy(answers_at(mapping, runs, stops, facts), gold)
         if accuracy > best_accuracy:
             best, best_accuracy = mapping, accuracy
     return best, best_accuracy
@@ -145,7 +145,7 @@ ACROSS_REVIEWS_SPLITS = 20
 
 
 def across_reviews(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                   gold: Mapping[str, str], studies: StudyFacts, reviews: Mapping[str, str],
+                   gold: Mapping[str, str], facts: StudyFacts, reviews: Mapping[str, str],
                    splits: int = ACROSS_REVIEWS_SPLITS, seed: int = 0
                    ) -> tuple[float, float] | None:
     """The tuned mapping's 5-way accuracy on reviews it was not tuned on, within the
@@ -167,9 +167,9 @@ def across_reviews(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str,
         right = 0
         for fitted in (0, 1):
             mapping, _ = tune_mapping(
-                runs, {q: stops[q] for q in tuning if side[reviews[q]] == fitted}, gold, studies)
+                runs, {q: stops[q] for q in tuning if side[reviews[q]] == fitted}, gold, facts)
             scored = {q: stops[q] for q in tuning if side[reviews[q]] != fitted}
-            answers = answers_at(mapping, runs, scored, studies)
+            answers = answers_at(mapping, runs, scored, facts)
             right += sum(answers[q] == gold[q] for q in scored)
         scores.append(right / len(tuning))
     return float(np.mean(scores)), float(np.std(scores))
@@ -198,13 +198,13 @@ UNANSWERED = "unanswered"  # a question DACG could not parse: scored as wrong
 
 
 def evaluate_policy(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                    gold: Mapping[str, str], studies: StudyFacts, unanswered: Sequence[str] = (),
+                    gold: Mapping[str, str], facts: StudyFacts, unanswered: Sequence[str] = (),
                     seed: int = 0) -> MedEvidenceRow:
     """One policy's row; `unanswered` questions (not understood, so never recorded) count
     as wrong wherever they fall."""
     tuning, _ = halves(sorted(stops, key=int))
-    mapping, tuning_accuracy = tune_mapping(runs, {q: stops[q] for q in tuning}, gold, studies)
-    answers = answers_at(mapping, runs, stops, studies) | dict.fromkeys(unanswered, UNANSWERED)
+    mapping, tuning_accuracy = tune_mapping(runs, {q: stops[q] for q in tuning}, gold, facts)
+    answers = answers_at(mapping, runs, stops, facts) | dict.fromkeys(unanswered, UNANSWERED)
     _, held_out = halves(sorted(answers, key=int))
     held = [answers[q] == gold[q] for q in held_out]
     low, high = bootstrap_ci(held, seed=seed)
@@ -250,11 +250,11 @@ def majority_note(gold: Mapping[str, str]) -> str:
 
 
 def across_reviews_note(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping[str, int],
-                        gold: Mapping[str, str], studies: StudyFacts, reviews: Mapping[str, str],
+                        gold: Mapping[str, str], facts: StudyFacts, reviews: Mapping[str, str],
                         tuning_accuracy: float) -> str:
     """DACG's across-reviews figure as a line under the table ('' with fewer than two
     reviews in the tuning half)."""
-    figure = across_reviews(runs, stops, gold, studies, reviews)
+    figure = across_reviews(runs, stops, gold, facts, reviews)
     if figure is None:
         return ""
     return (f"DACG's mapping on reviews it was not tuned on (the even ids split in two by "

@@ -81,7 +81,10 @@ class EvidenceBody:
 class FirmnessRule:
     """Thresholds of the judgement (the evaluation tunes `min_participants` and
     `min_reporting` on MedEvidence's even question ids and leaves the rest at their
-    defaults; docs/evaluation.md says why).
+    defaults; docs/evaluation.md says why). Besides them, a body with no randomised study
+    (every study read that states its design is observational or non-randomised) is
+    always an uncertain effect: GRADE starts such evidence at low certainty, and any
+    further concern makes it very low; a rule, not a threshold, so nothing to tune.
 
     Args:
         min_studies: fewer studies with a direct finding than this is insufficient data.
@@ -93,10 +96,6 @@ class FirmnessRule:
             uncertain effect: too small a body of evidence to be precise (GRADE's
             imprecision; its optimal information size is a few hundred). Not applied
             when no study states its size.
-        A body with no randomised study (every study read that states its design is
-        observational or non-randomised) is always an uncertain effect: GRADE starts
-        such evidence at low certainty, and a review calls low certainty with any
-        further concern very low; not a threshold, so nothing to tune.
         min_reporting: a smaller part of the studies read than this giving a finding on
             the pair is insufficient data: a review's included studies mostly do not
             report the outcome. Not applied when the number read is unknown.
