@@ -30,6 +30,7 @@ from pipeline.extraction.lexicon import (
     PATTERN_TRIGGERS,
     WITHIN_PATTERNS,
 )
+from pipeline.extraction.locate import outcome_head
 from pipeline.extraction.mentions import (
     MAX_PHRASE_TOKENS,
     DocTokens,
@@ -390,3 +391,18 @@ def test_no_lexicon_phrase_crosses_a_sentence_end(fast: Language) -> None:
 ])
 def test_outcome_keywords_and_their_weights(name: str, keywords: dict[str, float]) -> None:
     assert Terms.of(Entity.from_name(name)).keywords == (keywords,)
+
+
+@pytest.mark.parametrize(("name", "head"), [
+    ("retention in care at 12 months", "retention in care"),
+    ("weight by 30 days of age", "weight"),
+    ("tear volume for murine experimental dry eye", "tear volume"),
+    ("risk of necrotising enterocolitis (NEC)", "risk of necrotising enterocolitis"),
+    ("speed of processing at the end of intervention", "speed of processing"),
+    ("pain", None),  # nothing to cut
+    ("time to first relapse", None),  # 'to' joins the name, it qualifies nothing
+    ("(NEC) risk", None),  # never cut down to nothing
+])
+def test_an_outcome_head_drops_the_qualifier_the_question_adds(name: str,
+                                                               head: str | None) -> None:
+    assert outcome_head(name) == head

@@ -103,3 +103,27 @@ def test_the_fallback_does_not_read_an_amount_as_a_result() -> None:
                                    "adults receiving mechanical ventilation for more than "
                                    "a decade.")
     assert RuleExtractor(fallback=classifier).extract(background, query) == []
+
+
+def test_a_loosely_matched_outcome_the_rules_can_read_keeps_the_rules_reading() -> None:
+    classifier = load_default_classifier()
+    if classifier is None:
+        pytest.skip("no shipped classifier")
+    query = Query(Entity.from_name("house screening"),
+                  Entity.from_name("indoor adult mosquito density"),
+                  Entity.from_name("no screening"))
+    # 'mosquitoes inside houses' matches the outcome only loosely, so the rules give no
+    # row of their own; the picked sentence says 'substantially reduced' (-1), which the
+    # classifier reads as no difference
+    text = "House screening substantially reduced the number of mosquitoes inside houses."
+    assert classifier.classify(text)[0] == 0
+
+    def pair_rows(extractor: RuleExtractor) -> list[tuple[int, float]]:
+        return [(int(r.polarity), r.confidence)
+                for r in extractor.extract(Abstract("5", "", text), query)
+                if (r.head.id, r.tail.id) == (query.intervention.id, query.outcome.id)]
+
+    assert pair_rows(RuleExtractor()) == []
+    rows = pair_rows(RuleExtractor(fallback=classifier))
+    assert [polarity for polarity, _ in rows] == [-1]
+    assert rows[0][1] <= 0.5  # trusted less than a rule reading of a named outcome

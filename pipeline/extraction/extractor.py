@@ -28,7 +28,7 @@ from pipeline.extraction.fallback import (
     FallbackSettings,
     load_default_classifier,
 )
-from pipeline.extraction.lexicon import ADVERSE_OUTCOME_WORDS, Lexicon
+from pipeline.extraction.lexicon import ADVERSE_OUTCOME_WORDS, GOOD_OUTCOME_WORDS, Lexicon
 from pipeline.extraction.locate import MentionLocator, Mentions
 from pipeline.extraction.mediators import discover
 from pipeline.extraction.mentions import MentionFinder
@@ -191,7 +191,15 @@ class RuleExtractor:
         if not candidates:
             return []
         best = max(candidates, key=lambda c: self._pick_score(parsed, c))
-        polarity, probability = classifier.classify(best.sentence.text)
+        reading = best.reading
+        if reading is not None and self.calibration is not None:
+            reading = self.calibration.refine(best)
+        if reading is not None:
+            # a loosely matched outcome the rules can read: the rules read direction
+            # better than the classifier does (docs/extraction.md)
+            polarity, probability = reading.polarity, reading.confidence
+        else:
+            polarity, probability = classifier.classify(best.sentence.text)
         confidence = probability * settings.confidence_factor * best.tail.score ** 2
         confidence *= 1.0 if best.heads else implicit
         reading = Reading(polarity, confidence, Significance.NOT_REPORTED, FALLBACK_CUE)
@@ -245,9 +253,11 @@ class RuleExtractor:
 
 
 def _adverse(entity: Entity) -> bool:
-    """Whether less of the outcome is better ('time to relapse' is not: longer is)."""
+    """Whether less of the outcome is better ('time to relapse' is not: longer is; nor is
+    'pain relief' or 'protection against infection': they name the good that is wanted)."""
     words = entity.name.lower().replace("-", " ").split()
-    if words[:2] in (["time", "to"], ["duration", "of"]) or "free" in words:
+    if words[:2] in (["time", "to"], ["duration", "of"]) or not GOOD_OUTCOME_WORDS.isdisjoint(
+            words):
         return False
     return any(w in ADVERSE_OUTCOME_WORDS for w in words)
 

@@ -137,6 +137,12 @@ CONTROL_WORDS = frozenset({"placebo", "control", "controls", "sham", "usual", "s
                            "conventional", "comparator", "untreated", "vehicle",
                            "non-users", "nonusers", "unexposed", "no-treatment", "saline",
                            "routine", "waitlist", "wait-list", "observation"})
+# Words that make a following 'control' a state of the patient ('symptom control',
+# 'glycaemic control'), not the control arm.
+CONTROLLED_WORDS = _forms("glycemic", "glycaemic", "glucose", "metabolic", "pressure",
+                          "volume", "disease", "asthma", "symptom:,s", "pain", "seizure:,s",
+                          "infection", "weight", "rate", "rhythm", "lipid", "bladder", "bowel",
+                          "tumour", "tumor", "impulse", "motor", "postural", "cinv")
 TREATED_WORDS = frozenset({"intervention", "treatment", "treated", "active", "experimental",
                            "study", "exposed", "users", "supplemented", "supplementation"})
 # Nouns that name the arms together ('no difference between groups').
@@ -144,10 +150,14 @@ ARM_NOUNS = frozenset({"groups", "group", "arms", "arm", "treatments", "regimens
                        "conditions", "cohorts"}) | CONTROL_WORDS | TREATED_WORDS
 # Cues that say "better"/"worse" rather than "more"/"less": for an adverse outcome
 # (pain, mortality) an improvement is a decrease and a worsening an increase.
-WORSE_WORDS = _forms("worse", "worsen:,ed,s,ing")
+WORSE_WORDS = _forms("worse", "worsen:,ed,s,ing", "impair:,ed,s")
 VALENCE_CUES = _forms("improv:e,ed,es,ing,ement,ements", "better", "worse",
-                      "worsen:,ed,s,ing", "superior", "inferior", "benefit:,ed,s",
+                      "worsen:,ed,s,ing", "impair:,ed,s", "superior", "inferior", "benefit:,ed,s",
                       "beneficial")
+# Words that make an outcome named after something adverse a good one ('pain relief',
+# 'symptom improvement', 'pain-free', 'protection against infection', 'smoking cessation').
+GOOD_OUTCOME_WORDS = _forms("relief", "improvement:,s", "free", "protection", "resolution",
+                            "remission", "cessation", "abstinence", "clearance")
 ADVERSE_OUTCOME_WORDS = _forms(
     "pain", "ache", "stiffness", "symptom:,s", "severity", "disability", "fatigue",
     "anxiety", "depression", "depressive", "nausea", "vomiting", "pruritus", "itch:,ing",
@@ -238,7 +248,7 @@ COMBINATION_JOINERS = frozenset({"and", "plus", "+", "with"})
 FOLLOW_UP_BREAKS = frozenset({"but", "however", ";"})
 FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
                                 "reduction", "improvement", "change", "effect", "trend",
-                                "it", "this", "these"})
+                                "comparison", "comparisons", "it", "this", "these"})
 
 # Mediator discovery ('X also raised M'): the object phrase after a change verb.
 # Words that end the phrase (prepositions, conjunctions, verbs of being).

@@ -15,6 +15,20 @@ from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.model import Entity, Query
 
 Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, in order
+# Words that start a qualifier of an outcome's name: its time point, population or
+# measure ('retention in care at 12 months', 'tear volume for murine dry eye').
+QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", "over",
+                             "among", "for", "until", "measured", "assessed", "("})
+
+
+def outcome_head(name: str) -> str | None:
+    """The outcome's name without its qualifier ('weight by 30 days of age' -> 'weight'),
+    or None when it has none: an abstract often names the outcome without the time
+    point or population the question adds."""
+    words = name.split()
+    cut = next((i for i, word in enumerate(words)
+                if i > 0 and (word.lower() in QUALIFIER_WORDS or word.startswith("("))), None)
+    return " ".join(words[:cut]) if cut is not None else None
 
 
 class MentionLocator:
@@ -45,6 +59,9 @@ class MentionLocator:
         only on the words that tell them apart."""
         arm = self.terms(parsed, query.intervention)
         outcome = self.mentions(parsed, self.terms(parsed, query.outcome))
+        head = outcome_head(query.outcome.name)
+        if not outcome and head is not None:
+            outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
         if query.comparator is None:
             return self.mentions(parsed, arm, self.arm_threshold), outcome, {}
         other = self.terms(parsed, query.comparator)

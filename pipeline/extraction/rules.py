@@ -28,6 +28,7 @@ from pipeline.extraction.lexicon import (
     COMBINATION_JOINERS,
     CONCESSIONS,
     CONTROL_WORDS,
+    CONTROLLED_WORDS,
     COUNT_WORDS,
     DEGREE_WORDS,
     FOLLOW_UP_BREAKS,
@@ -52,6 +53,7 @@ from pipeline.extraction.mentions import Mention
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
+_FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 NEGATION_WINDOW = 3  # tokens before a cue in which a negation negates it
@@ -155,8 +157,10 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     words = sentence.words
     arm_tokens = {i for m in (*heads, *comparators) for i in m.tokens}
     parenthesised = _parenthesised(words, start, end, tail)
+    # the words inside the outcome's mention are its name ('the pain increase in the
+    # neck was lower'), not what the sentence says happened to it
     cue_at, sign = _nearest_cue(words, start, end, tail,
-                                arm_tokens | set(tail.tokens) | parenthesised)
+                                arm_tokens | set(range(tail.start, tail.end)) | parenthesised)
     if cue_at is None:
         cue_at, sign = _degree_before_tail(sentence, start, end, tail)
     if cue_at is None:
@@ -170,9 +174,9 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
             cue_at = None
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
                                               cue_at)
-    null_span = _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail)
-    if null_span is None:
-        null_span = _null_follow_up(sentence, end, arm_tokens)
+    null_spans = [span for span in (
+        _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail),
+        _null_follow_up(sentence, end, arm_tokens)) if span is not None]
     within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
     offset = sentence.token_chars[tail.start] - sentence.char_start
@@ -181,13 +185,18 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     said_significant = any(words[i] in SIGNIFICANT_WORDS and not _inside(i, sentence.nulls)
                            for i in range(start, end))
     hedged = sentence.hedged
-    if cue_at is not None and null_span is not None:
+    if cue_at is not None:
+        # a null farther from the tail than a cue of a significant change is about
+        # something else, unless it is said of the arms after the cue ('higher in both
+        # groups than before, but no differences between the groups')
         cue_distance = _distance(cue_at, cue_at + 1, tail)
-        if _distance(*null_span, tail) > cue_distance and not negated and (
+        null_spans = [span for span in null_spans if not (
+            _distance(*span, tail) > cue_distance and not negated and (
                 significance is Significance.SIGNIFICANT
-                or _conjoined_apart(words, null_span[1], min(cue_at, tail.start))) and not (
-                null_span[0] > cue_at and _between_arms(words, null_span[1], end, arm_tokens)):
-            null_span = None
+                or _conjoined_apart(words, span[1], min(cue_at, tail.start))) and not (
+                span[0] > cue_at and _between_arms(words, span[1], sentence.end,
+                                                   arm_tokens)))]
+    null_span = null_spans[0] if null_spans else None
     graded = _graded_change(words, start, sentence.end) if within else None
     if graded is not None and not negated:
         # 'increased in both groups, with a greater increase in the X group': the
@@ -309,9 +318,14 @@ def _null_follow_up(sentence: Sentence, end: int,
     if any(words[i] in FOLLOW_UP_SUBJECTS
            for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))):
         return span
-    said_of_arms = span[0] - first <= FOLLOW_UP_LEAD and _between_arms(words, span[1], stop,
-                                                                      arm_tokens)
-    return span if said_of_arms else None
+    if span[0] - first > FOLLOW_UP_LEAD:
+        return None
+    # with no subject of its own, a null is said of the arms ('but did not differ between
+    # groups') or, ending its clause, of the finding before it ('but did not reach
+    # statistical significance'; not 'but no significant difference among infants who ...')
+    of_the_finding = any(words[i].startswith("signific") for i in range(*span)) and (
+        span[1] >= stop or words[span[1]] in (".", ",", "(", ")"))
+    return span if of_the_finding or _between_arms(words, span[1], stop, arm_tokens) else None
 
 
 def _between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[int]) -> bool:
@@ -319,7 +333,7 @@ def _between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[in
     treatments, with no differences between groups': a null said of the arms is the
     between-arm finding, whatever change each arm saw."""
     for i in range(after, min(end, after + BETWEEN_WINDOW)):
-        if words[i] == "between":
+        if words[i] in ("between", "among"):
             return any(words[j] in ARM_NOUNS or j in arm_tokens
                        for j in range(i + 1, min(end, i + 1 + BETWEEN_WINDOW)))
     return False
@@ -468,7 +482,8 @@ def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
     for i in range(start, end):
         if i in taken:
             continue
-        if sentence.words[i] in CONTROL_WORDS:
+        if sentence.words[i] in CONTROL_WORDS and not (
+                words[i] == "control" and i > 0 and words[i - 1] in CONTROLLED_WORDS):
             arms.append((i, i + 1, "C"))
         elif sentence.words[i] in TREATED_WORDS and i + 1 < end and sentence.words[
                 i + 1] in ("group", "groups", "arm", "patients"):
@@ -495,12 +510,15 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
     arms = _arms(sentence, start, end, heads, comparators)
     if not arms:
         return False
+    words = sentence.words
     for marker_start, marker_end in sentence.compares:
-        if start <= marker_start < end:
+        if start <= marker_start < end and not (
+                _open_parentheses(words, start, marker_start)
+                and not _open_parentheses(words, start, cue_at)):
+            # ('placebo 1.1 vs. X 9.5') in parentheses lists values, it names no reference
             following = [a for a in arms if marker_end <= a[0] < marker_end + REFERENCE_WINDOW]
             if following:
                 return following[0][2] == "I"
-    words = sentence.words
     change = _from_to(words, cue_at, end)
     if change is not None:
         # 'reduced from 42.5 in the placebo group to 24.8 in the X group': the arm after
@@ -521,6 +539,17 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C"
+
+
+def _open_parentheses(words: Sequence[str], start: int, at: int) -> bool:
+    """Whether `at` lies inside parentheses opened after `start`."""
+    depth = 0
+    for i in range(start, at):
+        if words[i] in ("(", "["):
+            depth += 1
+        elif words[i] in (")", "]"):
+            depth = max(0, depth - 1)
+    return depth > 0
 
 
 def _from_to(words: Sequence[str], cue_at: int, end: int) -> tuple[int, int] | None:
@@ -544,6 +573,8 @@ def _numeric_direction(sentence: Sentence, start: int, end: int, heads: Sequence
     for arm_start, arm_end, role in arms:
         value = _value_stated_after(sentence.words, arm_end, end)
         if value is None:
+            value = _value_in_parentheses(sentence.words, arm_end, end)
+        if value is None:
             value = _value_before(sentence.words,
                                   max(previous_end, arm_start - NUMBER_LOOKBACK), arm_start)
         previous_end = arm_end
@@ -562,6 +593,29 @@ def _value_stated_after(words: Sequence[str], arm_end: int, end: int) -> float |
             following = words[i + 1]
             return _value_of(following) if _NUMBER.match(following) else None
     return None
+
+
+def _value_in_parentheses(words: Sequence[str], arm_end: int, end: int) -> float | None:
+    """'the control group (13/39, 33%)': the arm's value in parentheses right after it,
+    its percentage if given, else its count over its total, else its one number; nothing
+    when the parentheses hold more ('12 vs. 16 hours', 'n = 41', an interval)."""
+    i = arm_end + (arm_end < end and words[arm_end] in ARM_NOUNS)
+    if i >= end or words[i] != "(":
+        return None
+    close = next((j for j in range(i + 1, end) if words[j] == ")"), None)
+    if close is None:
+        return None
+    parts = " ".join(words[i + 1:close]).replace(" %", "%").split(" , ")
+    if not 0 < len(parts) <= 2 or not all(_NUMBER.match(p) or _FRACTION.match(p)
+                                          for p in parts):
+        return None
+    percent = next((p for p in parts if p.endswith("%")), None)
+    if percent is not None:
+        return _value_of(percent)
+    fraction = next((_FRACTION.match(p) for p in parts if _FRACTION.match(p)), None)
+    if fraction is not None:
+        return 100 * int(fraction[1]) / max(1, int(fraction[2]))
+    return _value_of(parts[0]) if len(parts) == 1 else None
 
 
 def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
