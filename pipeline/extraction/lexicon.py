@@ -236,7 +236,9 @@ SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
            "inversely": -1, "inverse": -1, "negatively": -1, "positively": 1,
            "high": 1, "low": -1}
 # 'high'/'low' are cues only as predicates ('was significantly low'), not in 'high dose'.
-PREDICATE_ONLY = frozenset({"high", "low"})
+# So is 'impaired' ('significantly impaired recognition'), not in a population's
+# condition ('adults with impaired glucose tolerance').
+PREDICATE_ONLY = frozenset({"high", "low"}) | _forms("impair:,ed,s")
 PREDICATE_LEADS = frozenset({"significantly", "statistically", "was", "were", "is", "are",
                              "remained", "markedly", "considerably", "be", "been",
                              "substantially", "too"})
