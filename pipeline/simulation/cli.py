@@ -135,8 +135,8 @@ def fit(
     out: Annotated[Path, typer.Option(help="Where to write the fitted world.")]
     = Path("data/worlds/paper.json"),
     seed: Annotated[int, typer.Option(help="Seed of the world and of the optimiser.")] = 0,
-    maxiter: Annotated[int, typer.Option(min=1, help="Differential-evolution generations.")]
-    = 25,
+    maxiter: Annotated[int | None, typer.Option(
+        min=1, help="Differential-evolution generations (default: the fit's, 50).")] = None,
     popsize: Annotated[int, typer.Option(min=2, help="Population per parameter.")] = 5,
 ) -> None:
     """Fit the calibrated world to the paper's baseline numbers on train + validation."""

@@ -12,7 +12,7 @@ from typing import Any
 from pipeline.recordings import read_records, sha256_file
 from pipeline.simulation.benchmark import load_benchmark
 from pipeline.simulation.calibrated import WORLD_NAME, calibration_json
-from pipeline.simulation.fit import BOUNDS, FIT_SPLITS, fit, residual_rows
+from pipeline.simulation.fit import BOUNDS, FIT_GENERATIONS, FIT_SPLITS, fit, residual_rows
 from pipeline.simulation.surrogate import measure_reading_model, reading_model_json
 
 
@@ -26,8 +26,9 @@ def _commit() -> str:
     return done.stdout.strip()
 
 
-def fit_world(records: Path, benchmark: Path, out: Path, seed: int, maxiter: int,
+def fit_world(records: Path, benchmark: Path, out: Path, seed: int, maxiter: int | None,
               popsize: int, echo: Callable[[str], None]) -> Path:
+    maxiter = maxiter or FIT_GENERATIONS
     queries, source = load_benchmark(benchmark)
     runs = read_records([records])
     keys = {key.pmid: key for topic in source.topic_ids for key in source.answer_key(topic)}
