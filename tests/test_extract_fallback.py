@@ -47,7 +47,14 @@ def test_inference_matches_scikit_learn(tmp_path: Path) -> None:
         assert all(math.isclose(got[k], row[order[k]], abs_tol=2e-3) for k in range(3))
 
 
-@pytest.mark.skipif(load_default_classifier() is None, reason="no shipped classifier")
+@pytest.fixture(scope="module")
+def classifier() -> FallbackClassifier:
+    """The shipped classifier: package data, so a missing one is a defect, not a skip."""
+    loaded = load_default_classifier()
+    assert loaded is not None, "the shipped fallback classifier is missing"
+    return loaded
+
+
 @pytest.mark.parametrize(("text", "polarity"), [
     ("There was no significant difference between the groups in pain scores (P = 0.42).", 0),
     ("Pain scores were significantly lower in the treatment group than in the placebo "
@@ -55,16 +62,13 @@ def test_inference_matches_scikit_learn(tmp_path: Path) -> None:
     ("The treatment significantly increased the response rate compared with placebo "
      "(P < 0.01).", 1),
 ])
-def test_the_shipped_classifier_reads_plain_findings(text: str, polarity: int) -> None:
-    classifier = load_default_classifier()
-    assert classifier is not None
+def test_the_shipped_classifier_reads_plain_findings(classifier: FallbackClassifier,
+                                                     text: str, polarity: int) -> None:
     assert classifier.classify(text)[0] == polarity
 
 
-def test_the_fallback_reads_only_where_the_rules_read_nothing() -> None:
-    classifier = load_default_classifier()
-    if classifier is None:
-        pytest.skip("no shipped classifier")
+def test_the_fallback_reads_only_where_the_rules_read_nothing(
+        classifier: FallbackClassifier) -> None:
     query = Query(Entity.from_name("iron"), Entity.from_name("ferritin"),
                   Entity.from_name("placebo"))
     # no direction cue: the rules give no row, the classifier gives a low-confidence one
@@ -80,35 +84,24 @@ def test_the_fallback_reads_only_where_the_rules_read_nothing() -> None:
     assert with_fallback.extract(read, query) == plain.extract(read, query)
 
 
-def test_the_fallback_does_not_read_a_sentence_that_reports_no_result() -> None:
-    classifier = load_default_classifier()
-    if classifier is None:
-        pytest.skip("no shipped classifier")
-    query = Query(Entity.from_name("dexamethasone"), Entity.from_name("fever duration"),
-                  None)
-    review = Abstract("3", "", "This review summarises the proposed mechanisms of "
-                               "dexamethasone and the clinical outcomes reported so far, "
-                               "such as fever duration.")
-    assert RuleExtractor(fallback=classifier).extract(review, query) == []
-
-
-def test_the_fallback_does_not_read_an_amount_as_a_result() -> None:
-    classifier = load_default_classifier()
-    if classifier is None:
-        pytest.skip("no shipped classifier")
-    query = Query(Entity.from_name("prone positioning"),
-                  Entity.from_name("duration of mechanical ventilation"), None)
+@pytest.mark.parametrize(("intervention", "outcome", "text"), [
+    # a review's summary reports no result to read
+    ("dexamethasone", "fever duration",
+     "This review summarises the proposed mechanisms of dexamethasone and the clinical "
+     "outcomes reported so far, such as fever duration."),
     # 'more than a decade' measures time, it compares no arms: no result to read
-    background = Abstract("4", "", "Prone positioning has been studied in critically ill "
-                                   "adults receiving mechanical ventilation for more than "
-                                   "a decade.")
-    assert RuleExtractor(fallback=classifier).extract(background, query) == []
+    ("prone positioning", "duration of mechanical ventilation",
+     "Prone positioning has been studied in critically ill adults receiving mechanical "
+     "ventilation for more than a decade."),
+])
+def test_the_fallback_does_not_read_a_sentence_that_reports_no_result(
+        classifier: FallbackClassifier, intervention: str, outcome: str, text: str) -> None:
+    query = Query(Entity.from_name(intervention), Entity.from_name(outcome), None)
+    assert RuleExtractor(fallback=classifier).extract(Abstract("3", "", text), query) == []
 
 
-def test_a_loosely_matched_outcome_the_rules_can_read_keeps_the_rules_reading() -> None:
-    classifier = load_default_classifier()
-    if classifier is None:
-        pytest.skip("no shipped classifier")
+def test_a_loosely_matched_outcome_the_rules_can_read_keeps_the_rules_reading(
+        classifier: FallbackClassifier) -> None:
     query = Query(Entity.from_name("house screening"),
                   Entity.from_name("indoor adult mosquito density"),
                   Entity.from_name("no screening"))

@@ -287,6 +287,12 @@ def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
 
 def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) -> set[int]:
     """Tokens inside parentheses (definitions, statistics), unless the tail is there too."""
+    inside = _inside_parentheses(words, start, end)
+    return set() if tail.start in inside else inside
+
+
+def _inside_parentheses(words: Sequence[str], start: int, end: int) -> set[int]:
+    """Tokens from `start` to `end` inside parentheses opened after `start`."""
     inside: set[int] = set()
     depth = 0
     for i in range(start, end):
@@ -296,7 +302,7 @@ def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) ->
             depth = max(0, depth - 1)
         elif depth:
             inside.add(i)
-    return set() if tail.start in inside else inside
+    return inside
 
 
 def _null_follow_up(sentence: Sentence, end: int,
@@ -511,10 +517,10 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
     if not arms:
         return False
     words = sentence.words
+    inside = _inside_parentheses(words, start, end)
     for marker_start, marker_end in sentence.compares:
-        if start <= marker_start < end and not (
-                _open_parentheses(words, start, marker_start)
-                and not _open_parentheses(words, start, cue_at)):
+        if start <= marker_start < end and not (marker_start in inside
+                                                and cue_at not in inside):
             # ('placebo 1.1 vs. X 9.5') in parentheses lists values, it names no reference
             following = [a for a in arms if marker_end <= a[0] < marker_end + REFERENCE_WINDOW]
             if following:
@@ -539,17 +545,6 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C"
-
-
-def _open_parentheses(words: Sequence[str], start: int, at: int) -> bool:
-    """Whether `at` lies inside parentheses opened after `start`."""
-    depth = 0
-    for i in range(start, at):
-        if words[i] in ("(", "["):
-            depth += 1
-        elif words[i] in (")", "]"):
-            depth = max(0, depth - 1)
-    return depth > 0
 
 
 def _from_to(words: Sequence[str], cue_at: int, end: int) -> tuple[int, int] | None:
