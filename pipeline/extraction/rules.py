@@ -382,7 +382,7 @@ def _nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
             best = (distance, i)
     if best is None:
         return None, 0
-    return best[1], _compound_sign(words, start, end, best[1])
+    return best[1], _compound_sign(words, start, end, best[1], range(tail.start, tail.end))
 
 
 def _degree_before_tail(sentence: Sentence, start: int, end: int,
@@ -399,9 +399,12 @@ def _degree_before_tail(sentence: Sentence, start: int, end: int,
     return None, 0
 
 
-def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
+def _compound_sign(words: Sequence[str], start: int, end: int, at: int,
+                   named: range = range(0)) -> int:
     """'a greater reduction', 'reduced X more than Y': a bare comparative takes its sign
-    from the change word it grades (and 'less' inverts it)."""
+    from the change word it grades (and 'less' inverts it), not from one inside the
+    outcome's name (`named`: 'a greater percentage decrease in tidal volume' is more of
+    that decrease)."""
     sign = SIGN_OF[words[at]]
     if words[at] in CHANGE_WORDS:
         # 'decreased significantly less in the A group': the change is graded after it
@@ -413,7 +416,7 @@ def _compound_sign(words: Sequence[str], start: int, end: int, at: int) -> int:
     for i in (*range(at + 1, min(end, at + 4)), *range(at - 1, max(start, at - 7) - 1, -1)):
         if i < at and words[i] == ",":
             break  # 'a greater cough reduction, and more adverse events': another phrase
-        if words[i] in CHANGE_WORDS:
+        if words[i] in CHANGE_WORDS and i not in named:
             return SIGN_OF[words[i]] * (1 if sign > 0 else -1)
     return sign
 
