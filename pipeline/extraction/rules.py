@@ -491,11 +491,11 @@ def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
     for i in range(start, end):
         if i in taken:
             continue
-        if sentence.words[i] in CONTROL_WORDS and not (
+        if words[i] in CONTROL_WORDS and not (
                 words[i] == "control" and i > 0 and words[i - 1] in CONTROLLED_WORDS):
             arms.append((i, i + 1, "C"))
-        elif sentence.words[i] in TREATED_WORDS and i + 1 < end and sentence.words[
-                i + 1] in ("group", "groups", "arm", "patients"):
+        elif words[i] in TREATED_WORDS and i + 1 < end and words[i + 1] in (
+                "group", "groups", "arm", "patients"):
             arms.append((i, i + 1, "I"))
     return sorted(arms)
 
@@ -597,7 +597,7 @@ def _value_in_parentheses(words: Sequence[str], arm_end: int, end: int) -> float
     """'the control group (13/39, 33%)': the arm's value in parentheses right after it,
     its percentage if given, else its count over its total, else its one number; nothing
     when the parentheses hold more ('12 vs. 16 hours', 'n = 41', an interval)."""
-    i = arm_end + (arm_end < end and words[arm_end] in ARM_NOUNS)
+    i = arm_end + 1 if arm_end < end and words[arm_end] in ARM_NOUNS else arm_end
     if i >= end or words[i] != "(":
         return None
     close = next((j for j in range(i + 1, end) if words[j] == ")"), None)
