@@ -180,8 +180,9 @@ class RuleExtractor:
                   abstract: Abstract, query: Query, heads: Mentions, tails: Mentions,
                   comparators: Mentions, implicit: float) -> list[Evidence]:
         """The intervention -> outcome row when no sentence gave the rules a reading: the
-        classifier's reading of the picker's best sentence about the outcome (matched
-        loosely if need be), trusted less than a rule reading."""
+        picker's best sentence about the outcome (matched loosely if need be), read by the
+        rules when they can (the outcome matched only loosely), else by the classifier;
+        trusted less than a rule reading of a named outcome."""
         settings = self.fallback_settings
         candidates = self._result_candidates(parsed, query, heads, tails, comparators)
         if not candidates:
