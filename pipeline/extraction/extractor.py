@@ -145,9 +145,7 @@ class RuleExtractor:
         weights = self.picker.pooling_weights([self._pick_score(parsed, c)
                                                for c in candidates])
         for candidate, weight in zip(candidates, weights, strict=True):
-            reading = candidate.reading
-            if self.calibration is not None:
-                reading = self.calibration.refine(candidate)
+            reading = self._refined(candidate)
             if reading is None:
                 continue
             confidence = reading.confidence * (1.0 if candidate.heads else implicit)
@@ -192,9 +190,7 @@ class RuleExtractor:
         if not candidates:
             return []
         best = max(candidates, key=lambda c: self._pick_score(parsed, c))
-        reading = best.reading
-        if reading is not None and self.calibration is not None:
-            reading = self.calibration.refine(best)
+        reading = self._refined(best)
         if reading is not None:
             # a loosely matched outcome the rules can read: the rules read direction
             # better than the classifier does (docs/extraction.md)
@@ -217,6 +213,13 @@ class RuleExtractor:
                 if not c.sentence.is_aim and self.picker.states_result(c.sentence)
                 and not c.sentence.at_baseline]
 
+    def _refined(self, candidate: Candidate) -> Reading | None:
+        """The rules' reading of a candidate, its confidence set by the confidence model
+        when there is one."""
+        if self.calibration is None:
+            return candidate.reading
+        return self.calibration.refine(candidate)
+
     def _pick_score(self, parsed: ParsedAbstract, candidate: Candidate) -> float:
         """The picker's score of a candidate sentence (higher: more likely the result)."""
         start = candidate.sentence.start
@@ -233,8 +236,7 @@ class RuleExtractor:
         rows: list[Evidence] = []
         for mediator, candidate in discover(parsed, query, intervention, outcome,
                                             comparator, self.namer, self.settings):
-            reading = (self.calibration.refine(candidate) if self.calibration
-                       else candidate.reading)
+            reading = self._refined(candidate)
             if reading is not None:
                 row = self._evidence(query.intervention, mediator, reading,
                                      reading.confidence * self.settings.discovered_factor,

@@ -18,7 +18,7 @@ Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, i
 # Words that start a qualifier of an outcome's name: its time point, population or
 # measure ('retention in care at 12 months', 'tear volume for murine dry eye').
 QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", "over",
-                             "among", "for", "until", "measured", "assessed", "("})
+                             "among", "for", "until", "measured", "assessed"})
 
 
 def outcome_head(name: str) -> str | None:

@@ -610,7 +610,7 @@ def _value_in_parentheses(words: Sequence[str], arm_end: int, end: int) -> float
     percent = next((p for p in parts if p.endswith("%")), None)
     if percent is not None:
         return _value_of(percent)
-    fraction = next((_FRACTION.match(p) for p in parts if _FRACTION.match(p)), None)
+    fraction = next(filter(None, map(_FRACTION.match, parts)), None)
     if fraction is not None:
         return 100 * int(fraction[1]) / max(1, int(fraction[2]))
     return _value_of(parts[0]) if len(parts) == 1 else None
