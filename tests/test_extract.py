@@ -267,6 +267,10 @@ def test_a_missing_spacy_model_is_a_clear_error() -> None:
     ("(9.6% [CI 0.9 to 18.3%])", [(Significance.SIGNIFICANT, 0)]),
     ("(24% (95% CI: 0 to 42%))", [(Significance.NOT_SIGNIFICANT, 0)]),
     ("(0.9 [CI 0.6 to 1.3])", [(Significance.NOT_SIGNIFICANT, 0)]),
+    # an unnamed interval straddling 1 may be a difference: with a p-value, the p speaks
+    ("0.99 (95% CI 0.11-1.87) higher (P = 0.028)", [(Significance.SIGNIFICANT, 0)]),
+    ("(OR 1.4, 95% CI 0.8-2.3; P = 0.03)",  # a named ratio's interval still counts
+     [(Significance.NOT_SIGNIFICANT, 0), (Significance.SIGNIFICANT, 0)]),
 ])
 def test_statistics(text: str, expected: list[tuple[Significance, int]]) -> None:
     assert [(s.significance, s.direction) for s in find_statistics(text)] == expected

@@ -148,7 +148,8 @@ def test_a_comparator_named_as_the_base_of_a_combination_is_not_the_other_arm(
 
 # Readings added from errors on the even halves of Evidence Inference and MedEvidence dev
 # (in session 9, on Evidence Inference's odd half; in session 10, on the 828 training
-# passages from articles outside dev; docs/extraction.md says why): each
+# passages from articles outside dev; in session 11, on prompts written by hand for
+# EBM-NLP abstracts; docs/extraction.md says why): each
 # case in tests/fixtures/readings.jsonl is a hand-written sentence and states, by hand, the
 # polarities the rules must read and why.
 READINGS = [json.loads(line) for line in

@@ -246,8 +246,9 @@ GRADING_WORDS = frozenset({"more", "greater", "larger", "bigger", "less", "small
 CHANGE_WORDS = frozenset(w for w in INCREASE_VERBS | DECREASE_VERBS
                          if w not in GRADING_WORDS and w not in VALENCE_CUES)
 COMBINATION_JOINERS = frozenset({"and", "plus", "+", "with"})
-# '..., but the difference was not significant': the clause after the tail's refers back
-FOLLOW_UP_BREAKS = frozenset({"but", "however", ";"})
+# '..., but (although) the difference was not significant': the clause after the tail's
+# refers back
+FOLLOW_UP_BREAKS = frozenset({"but", "however", "although", ";"})
 FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
                                 "reduction", "improvement", "change", "effect", "trend",
                                 "comparison", "comparisons", "it", "this", "these"})
@@ -282,7 +283,9 @@ _NULL_PATTERN_NOUNS = ["difference", "differences", "change", "changes", "effect
                        "superiority", "advantage", "influence", "variation"]
 _NULL_PATTERN_VERBS = ["differ", "change", "affect", "alter", "influence", "modify", "vary",
                        "improve", "reduce", "increase", "decrease", "lower", "raise", "show",
-                       "reach", "result", "lead", "produce", "cause", "impact", "benefit"]
+                       "reach", "result", "lead", "produce", "cause", "impact", "benefit",
+                       # 'we did not find any significant differences'
+                       "find", "detect", "observe", "reveal", "demonstrate"]
 NULL_PATTERNS: list[list[dict[str, Any]]] = [
     # "no group differences", "no statistically significant between-group difference"
     [{"LOWER": {"IN": ["no", "without", "nor", "neither"]}}, {"OP": "?"}, {"OP": "?"},

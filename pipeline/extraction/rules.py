@@ -56,7 +56,11 @@ _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
+# A number after one of these is a spread or a range end, not an arm's value; spaCy splits
+# "+/-" into "+" and "/-".
+SPREAD_MARKERS = frozenset({"±", "+/-", "/-", "to", "sd"})
 NEGATION_WINDOW = 3  # tokens before a cue in which a negation negates it
+BOTH_ARMS_GAP = 2  # 'both the A and B groups': tokens from 'both' to the first arm
 FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer back to it
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
@@ -177,8 +181,9 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     null_spans = [span for span in (
         _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail),
         _null_follow_up(sentence, end, arm_tokens)) if span is not None]
-    within = any(start <= s[0] < end for s in sentence.within) and not any(
-        start <= s[0] < end for s in sentence.compares)
+    within = (any(start <= s[0] < end for s in sentence.within) and not any(
+        start <= s[0] < end for s in sentence.compares)) or _both_arms_before(
+            words, start, cue_at, heads, comparators)
     offset = sentence.token_chars[tail.start] - sentence.char_start
     stat = nearest_significance(sentence.stats, offset)
     significance = stat.significance if stat else Significance.NOT_REPORTED
@@ -349,6 +354,22 @@ def _conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:
     """'X was not associated with A, and presented more B': ', and' opens a second
     predicate between the null and the tail's cue, so the null is not about B."""
     return any(words[i] == "and" and words[i - 1] == "," for i in range(after + 1, before))
+
+
+def _both_arms_before(words: Sequence[str], start: int, cue_at: int | None,
+                      heads: Sequence[Mention], comparators: Sequence[Mention]) -> bool:
+    """'Both A and B significantly attenuated M': the two arms together are the subject,
+    so each changed, a within-arm finding rather than one arm against the other."""
+    if cue_at is None:
+        return False
+    for i in range(start, cue_at):
+        if words[i] != "both":
+            continue
+        named = [[m for m in arm if i < m.start and m.end <= cue_at]
+                 for arm in (heads, comparators)]
+        if all(named) and min(m.start for m in named[0] + named[1]) <= i + BOTH_ARMS_GAP:
+            return True
+    return False
 
 
 def _breaks(words: Sequence[str], i: int) -> bool:
@@ -627,7 +648,7 @@ def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
             depth += 1
         elif word in ("(", "["):
             depth = max(0, depth - 1)
-        elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in ("±", "+/-", "to", "sd")):
+        elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in SPREAD_MARKERS):
             value = _value_of(word)
             if depth == 0:
                 return value

@@ -88,11 +88,14 @@ def _p_statistic(match: re.Match[str]) -> Statistic | None:
     return Statistic(match.start(), state)
 
 
-def _interval_statistic(match: re.Match[str], sentence: str) -> Statistic | None:
+def _interval_statistic(match: re.Match[str], sentence: str,
+                        has_p_value: bool) -> Statistic | None:
     """An interval excluding the null is significant; the null is 1 for ratios, 0 for
     differences. Unnamed all-positive intervals are read as ratios only when they
     straddle 1 (then not significant) and otherwise give no direction; unnamed intervals
-    in percent are read against 0."""
+    in percent are read against 0. An unnamed interval straddling 1 says nothing when the
+    sentence gives a p-value: it may be a difference ('0.99 (95% CI 0.11-1.87) higher
+    ... (P = 0.028)'), and the p-value is not ambiguous."""
     low, high = _number(match["low"]), _number(match["high"])
     if low is None or high is None:
         return None
@@ -112,7 +115,8 @@ def _interval_statistic(match: re.Match[str], sentence: str) -> Statistic | None
                          else Significance.SIGNIFICANT)
     if null is None:
         if low <= 1.0 <= high:
-            return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
+            return None if has_p_value else Statistic(match.start(),
+                                                      Significance.NOT_SIGNIFICANT)
         return Statistic(match.start(), Significance.SIGNIFICANT)
     if low <= null <= high:
         return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
@@ -122,8 +126,9 @@ def _interval_statistic(match: re.Match[str], sentence: str) -> Statistic | None
 def find_statistics(sentence: str) -> list[Statistic]:
     """Every p-value and interval in a sentence, in reading order."""
     found = [s for m in _P_VALUE.finditer(sentence) if (s := _p_statistic(m))]
+    has_p_value = bool(found)
     found += [s for m in _INTERVAL.finditer(sentence)
-              if (s := _interval_statistic(m, sentence))]
+              if (s := _interval_statistic(m, sentence, has_p_value))]
     return sorted(found, key=lambda s: s.offset)
 
 
