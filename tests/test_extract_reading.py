@@ -146,7 +146,7 @@ def test_a_comparator_named_as_the_base_of_a_combination_is_not_the_other_arm(
                       "dentinal hypersensitivity", "5% potassium nitrate (KNO3)") == [-1]
 
 
-# Readings added from errors on the even halves of Evidence Inference and MedEvidence dev
+# Readings added from misreads: on the even halves of Evidence Inference and MedEvidence dev
 # (in session 9, on Evidence Inference's odd half; in session 10, on the 828 training
 # passages from articles outside dev; in session 11, on prompts written by hand for
 # EBM-NLP abstracts; docs/extraction.md says why): each
@@ -157,6 +157,6 @@ READINGS = [json.loads(line) for line in
 
 
 @pytest.mark.parametrize("case", READINGS, ids=[case["id"] for case in READINGS])
-def test_readings_from_the_even_halves(extractor: RuleExtractor, case: dict[str, Any]) -> None:
+def test_hand_written_readings(extractor: RuleExtractor, case: dict[str, Any]) -> None:
     assert polarities(extractor, case["text"], case["intervention"], case["outcome"],
                       case["comparator"]) == case["expected"], case["why"]

@@ -181,9 +181,9 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     null_spans = [span for span in (
         _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail),
         _null_follow_up(sentence, end, arm_tokens)) if span is not None]
-    within = (any(start <= s[0] < end for s in sentence.within) and not any(
-        start <= s[0] < end for s in sentence.compares)) or _both_arms_before(
-            words, start, cue_at, heads, comparators)
+    said_within = any(start <= s[0] < end for s in sentence.within) and not any(
+        start <= s[0] < end for s in sentence.compares)
+    within = said_within or _both_arms_before(words, start, cue_at, heads, comparators)
     offset = sentence.token_chars[tail.start] - sentence.char_start
     stat = nearest_significance(sentence.stats, offset)
     significance = stat.significance if stat else Significance.NOT_REPORTED
