@@ -37,6 +37,7 @@ from pipeline.extraction.mentions import (
     Mention,
     MentionFinder,
     Terms,
+    _group_labels,
     _longest,
     _looks_like_abbreviation,
 )
@@ -81,6 +82,12 @@ def stock() -> Language:
 @pytest.fixture(scope="module")
 def fast() -> Language:
     return build_nlp()
+
+
+def test_a_unit_ends_its_sentence(fast: Language) -> None:
+    doc = fast("Infants weighing 2500 g. After 90 d. Three, e.g. one i.e. two.")
+    assert [s.text for s in doc.sents] == ["Infants weighing 2500 g.", "After 90 d.",
+                                           "Three, e.g. one i.e. two."]
 
 
 def _abbreviations(doc: Doc) -> list[tuple[int, int, str, int, int, str]]:
@@ -224,6 +231,22 @@ def test_clean_text_folds_dashes_and_spaces(raw: str) -> None:
     text = clean_text(raw)
     assert not any(ch in text for ch in "\u2010\u2011\u2012\u2013\u2014\u2212\u00a0\t")
     assert "  " not in text
+
+
+def test_group_labels_are_read_in_three_forms() -> None:
+    text = ("Patients were randomized to receive amiodarone 5 mg/kg (group I) or normal saline "
+            "(group II, control). Group B (ethanol injection, n = 29). Group 2 received "
+            "placebo tablets daily.")
+    assert list(_group_labels(text)) == [
+        ("group I", "amiodarone 5 mg/kg"), ("group II", "normal saline"),
+        ("Group B", "ethanol injection"), ("Group 2", "placebo tablets daily")]
+
+
+def test_clean_text_keeps_comparisons_and_removes_tags() -> None:
+    # 'P < 0.05 ... (P > 0.05)' within 200 characters once read as one tag and was cut
+    kept = "Pain fell (P < 0.05), but stay did not differ (P > 0.05)."
+    assert clean_text(kept) == kept
+    assert clean_text("<p>HbA<sub>1c</sub> fell (P<0.01)</p><br/>") == "HbA1c fell (P<0.01)."
 
 
 def test_clean_text_keeps_words_apart_across_tabs() -> None:

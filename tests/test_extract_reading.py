@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.picker import time_points
 from pipeline.model import Abstract, Entity, Query
 
 
@@ -77,6 +78,37 @@ def test_the_picker_prefers_the_overall_result_to_design_and_subgroups() -> None
     ranked = sorted(candidates, key=lambda c: -extractor._pick_score(parsed, c))
     assert ranked[0].sentence.text.startswith("The fracture rate was significantly lower")
     assert polarities(extractor, ABSTRACT, "alendronate", "fracture rate") == [-1]
+
+
+TWO_TIME_POINTS = (
+    "RESULTS: At 6 months, pain scores did not differ between acupuncture and sham (P = 0.40). "
+    "Pain was significantly lower with acupuncture than with sham at 3 months (P = 0.01).")
+
+
+@pytest.mark.parametrize(("outcome", "polarity"), [
+    ("pain at 26 weeks", 0), ("pain at 13 weeks", -1)])
+def test_the_picker_prefers_the_time_point_the_outcome_names(
+        extractor: RuleExtractor, outcome: str, polarity: int) -> None:
+    # neither sentence shares a word with the outcome but 'pain'; the one at its time
+    # point is the finding (26 weeks is 6 months, 13 weeks 3 months)
+    assert polarities(extractor, TWO_TIME_POINTS, "acupuncture", outcome, "sham") == [polarity]
+
+
+def test_time_points_are_read_in_days() -> None:
+    # hand conversions: 12 months = 1 year = 365.25 days; 48 h = 2 days; 1.5 weeks = 10.5
+    assert time_points(["retention", "at", "12", "months"]) == frozenset({365.25})
+    words = ["the", "two", "-", "year", "follow", "-", "up", ",", "48", "h", "and", "1.5",
+             "weeks"]
+    assert time_points(words) == frozenset({730.5, 2.0, 10.5})
+    assert time_points(["12", "-", "24", "months", "of", "treatment"]) == frozenset({730.5})
+
+
+def test_the_intention_to_treat_result_outweighs_a_subgroup(extractor: RuleExtractor) -> None:
+    # the analysis of everyone randomised found no effect; one subgroup did (0)
+    text = ("Intention-to-treat analysis among all live births showed no impact of the "
+            "intervention on neonatal mortality. Low birth weight infants had a "
+            "statistically significant 28% reduction in neonatal mortality.")
+    assert polarities(extractor, text, "chlorhexidine", "neonatal mortality") == [0]
 
 
 @pytest.mark.parametrize("text", [

@@ -28,14 +28,19 @@ from pipeline.extraction.fallback import (
     FallbackSettings,
     load_default_classifier,
 )
-from pipeline.extraction.lexicon import ADVERSE_OUTCOME_WORDS, GOOD_OUTCOME_WORDS, Lexicon
+from pipeline.extraction.lexicon import (
+    ADVERSE_OUTCOME_WORDS,
+    GOOD_OUTCOME_WORDS,
+    TIME_OUTCOME_WORDS,
+    Lexicon,
+)
 from pipeline.extraction.locate import MentionLocator, Mentions
 from pipeline.extraction.mediators import discover
 from pipeline.extraction.mentions import MentionFinder
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.naming import SpanNamer, ner_linker
 from pipeline.extraction.nlp import build_nlp, configured_model
-from pipeline.extraction.picker import SentencePicker, SentenceSignals
+from pipeline.extraction.picker import SentencePicker, SentenceSignals, time_points
 from pipeline.extraction.resolve import EntityResolver
 from pipeline.extraction.rows import evidence_row, one_finding_per_pair
 from pipeline.extraction.rules import Candidate, Reading, read
@@ -142,7 +147,8 @@ class RuleExtractor:
         rows: list[Evidence] = []
         candidates = list(self._candidates(parsed, tail, heads, tails, comparators,
                                            implicit > 0))
-        weights = self.picker.pooling_weights([self._pick_score(parsed, c)
+        when = _time_points(tail)
+        weights = self.picker.pooling_weights([self._pick_score(parsed, c, when)
                                                for c in candidates])
         for candidate, weight in zip(candidates, weights, strict=True):
             reading = self._refined(candidate)
@@ -163,6 +169,7 @@ class RuleExtractor:
         """Every finding sentence that mentions the tail (and the head, or the head is
         implicit), with the rules' reading of it."""
         adverse = _adverse(tail)
+        timed = _timed(tail)
         for start, tail_mentions in tails.items():
             head_mentions = heads.get(start, [])
             if not parsed.readable(start) or not (head_mentions or implicit_head):
@@ -170,7 +177,7 @@ class RuleExtractor:
             sentence = parsed.sentence(start)
             tail_mention = max(tail_mentions, key=lambda m: m.score)
             arms = comparators.get(start, [])
-            reading = read(sentence, tail_mention, head_mentions, arms, adverse)
+            reading = read(sentence, tail_mention, head_mentions, arms, adverse, timed)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 
@@ -189,7 +196,8 @@ class RuleExtractor:
             candidates = self._result_candidates(parsed, query, heads, loose, comparators)
         if not candidates:
             return []
-        best = max(candidates, key=lambda c: self._pick_score(parsed, c))
+        when = _time_points(query.outcome)
+        best = max(candidates, key=lambda c: self._pick_score(parsed, c, when))
         reading = self._refined(best)
         if reading is not None:
             # a loosely matched outcome the rules can read: the rules read direction
@@ -220,13 +228,15 @@ class RuleExtractor:
             return candidate.reading
         return self.calibration.refine(candidate)
 
-    def _pick_score(self, parsed: ParsedAbstract, candidate: Candidate) -> float:
-        """The picker's score of a candidate sentence (higher: more likely the result)."""
+    def _pick_score(self, parsed: ParsedAbstract, candidate: Candidate,
+                    when: frozenset[float] = frozenset()) -> float:
+        """The picker's score of a candidate sentence (higher: more likely the result);
+        `when`: the time points the outcome names."""
         start = candidate.sentence.start
         return self.picker.score(SentenceSignals(
             candidate.sentence, candidate.tail.score, bool(candidate.heads),
             bool(candidate.comparators), parsed.sections.get(start, ""),
-            parsed.position(start), start == 0 and parsed.titled))
+            parsed.position(start), start == 0 and parsed.titled, when))
 
     def _discovered(self, parsed: ParsedAbstract, abstract: Abstract, query: Query,
                     intervention: Mentions, outcome: Mentions,
@@ -263,6 +273,16 @@ def _adverse(entity: Entity) -> bool:
             words):
         return False
     return any(w in ADVERSE_OUTCOME_WORDS for w in words)
+
+
+def _time_points(entity: Entity) -> frozenset[float]:
+    """The time points an outcome's name holds ('retention in care at 12 months')."""
+    return time_points(entity.name.lower().replace("-", " - ").split())
+
+
+def _timed(entity: Entity) -> bool:
+    """Whether the outcome is a time ('time to recovery', 'duration of labour')."""
+    return not TIME_OUTCOME_WORDS.isdisjoint(entity.name.lower().replace("-", " ").split())
 
 
 def default_extractor(mesh: MeshIndex | None = None) -> Extractor:

@@ -95,7 +95,7 @@ NULL_PHRASES = (
     "in both groups", "in both arms", "in both treatment groups", "in all groups",
     "in each group", "in either group", "in both cases", "for both groups",
     "between-group differences were not", "no longer significant", "non-significantly",
-    "nonsignificantly",
+    "nonsignificantly", "no different", "unaffected by",
 )
 # Section labels whose sentences describe the question or the design, not a finding.
 NON_FINDING_SECTIONS = ("BACKGROUND", "INTRODUCTION", "OBJECTIVE", "AIM", "PURPOSE",
@@ -125,7 +125,7 @@ OBJECTIVE_WORDS = frozenset({"whether", "aimed", "aim", "aims", "objective", "ob
 COMPARE_PHRASES = ("compared with", "compared to", "in comparison with", "in comparison to",
                    "relative to", "as compared with", "as compared to", "when compared with",
                    "when compared to", "in contrast to", "than", "versus", "vs", "vs.",
-                   "over", "against")
+                   "over", "against", "superior to", "inferior to")
 # Units and spans of time: 'over 6 h', 'over the study period' say when, not against what.
 TIME_WORDS = frozenset({"h", "hr", "hrs", "hour", "hours", "min", "minute", "minutes", "day",
                         "days", "week", "weeks", "month", "months", "year", "years",
@@ -154,6 +154,10 @@ WORSE_WORDS = _forms("worse", "worsen:,ed,s,ing", "impair:,ed,s")
 VALENCE_CUES = _forms("improv:e,ed,es,ing,ement,ements", "better", "worse",
                       "worsen:,ed,s,ing", "impair:,ed,s", "superior", "inferior", "benefit:,ed,s",
                       "beneficial")
+# Pace words: for an outcome that is a time ('time to recovery', 'operative time'),
+# 'recovered earlier' or 'faster' is less of it, 'later' or 'slower' more.
+PACE_CUES = frozenset({"earlier", "faster", "sooner", "quicker", "later", "slower"})
+TIME_OUTCOME_WORDS = frozenset({"time", "times", "duration", "latency"})
 # Words that make an outcome named after something adverse a good one ('pain relief',
 # 'symptom improvement', 'pain-free', 'protection against infection', 'smoking cessation').
 GOOD_OUTCOME_WORDS = _forms("relief", "improvement:,s", "free", "protection", "resolution",

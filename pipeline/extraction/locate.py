@@ -66,8 +66,11 @@ class MentionLocator:
             return self.mentions(parsed, arm, self.arm_threshold), outcome, {}
         other = self.terms(parsed, query.comparator)
         shared = arm.stems & other.stems
-        return (self.mentions(parsed, arm.without(shared), self.arm_threshold), outcome,
-                self.mentions(parsed, other.without(shared), self.arm_threshold))
+        # a phrase both arms have ('group II' defined as an arm both names take in)
+        # cannot tell them apart either
+        same = {p.lower() for p in arm.phrases} & {p.lower() for p in other.phrases}
+        return (self.mentions(parsed, arm.without(shared, same), self.arm_threshold), outcome,
+                self.mentions(parsed, other.without(shared, same), self.arm_threshold))
 
     def mentions(self, parsed: ParsedAbstract, terms: Terms,
                  threshold: float | None = None) -> Mentions:

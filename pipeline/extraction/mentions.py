@@ -100,14 +100,15 @@ class Terms:
                 keywords.append(found)
         return cls(entity, tuple(phrases), tuple(keywords))
 
-    def without(self, stems: set[str]) -> Terms:
-        """The same entity with some keywords dropped: words two arms share ('homeopathic
-        syrup' in both) cannot tell the arms apart."""
-        if not stems:
+    def without(self, stems: set[str], phrases: set[str] | None = None) -> Terms:
+        """The same entity with some keywords (and lower-case phrases) dropped: words two
+        arms share ('homeopathic syrup' in both) cannot tell the arms apart."""
+        if not stems and not phrases:
             return self
         kept = tuple(k for k in ({s: w for s, w in kw.items() if s not in stems}
                                  for kw in self.keywords) if k)
-        return Terms(self.entity, self.phrases, kept)
+        named = tuple(p for p in self.phrases if p.lower() not in (phrases or ()))
+        return Terms(self.entity, named, kept)
 
     @property
     def stems(self) -> set[str]:
@@ -226,9 +227,16 @@ class MentionFinder:
         if not abbreviations:
             return terms
         lowered = {p.lower() for p in terms.phrases}
-        extra: list[str] = []
+        labels = {(short, _coverage(_keywords(long), terms)) for short, long in abbreviations
+                  if GROUP_LABEL.match(short)}
+        # the label of the arm the entity's words fit best ('group A', not the 'group B'
+        # that differs by one word)
+        best = max((cover for _, cover in labels), default=0.0)
+        extra = [short for short, cover in labels if cover >= max(best, 0.75)]
         spelled: list[str] = []
         for short_text, long_text in abbreviations:
+            if GROUP_LABEL.match(short_text):
+                continue
             if short_text.lower() in lowered or long_text.lower() in lowered:
                 extra += [short_text, long_text]
             elif _coverage(_keywords(long_text), terms) >= 0.75:
@@ -335,7 +343,35 @@ def abbreviation_pairs(doc: Doc, text: str) -> list[tuple[str, str]]:
                               text[long_form.start_char:long_form.end_char]), None)
     for pair in _abbreviations_before_comma(doc, text):
         pairs.setdefault(pair, None)
+    for pair in _group_labels(text):
+        pairs.setdefault(pair, None)
     return list(pairs)
+
+
+# Arms named by a label the abstract defines: 'amiodarone (group I)', 'group B (ethanol
+# injection, n = 29)', 'group 2 received saline'.
+_LABEL = r"[Gg]roup (?:[A-H]|I{1,3}|IV|[1-6])"
+GROUP_LABEL = re.compile(rf"{_LABEL}$")
+_LABEL_AFTER = re.compile(rf"(?P<long>[^()]{{2,120}}?)\s*\((?P<short>{_LABEL})[,;)]")
+_LABEL_BEFORE = re.compile(rf"\b(?P<short>{_LABEL})\s*\((?P<long>[^(),;]{{2,80}})[,;)]")
+_LABEL_GIVEN = re.compile(rf"\b(?P<short>{_LABEL}),?\s+(?:received|receiving|was given|were "
+                          rf"given|was treated with|were treated with|underwent)\s+"
+                          rf"(?P<long>[^,;.()]{{2,60}})")
+# where a long form before its label begins: 'randomised to A (group I) or B (group II)'
+_LONG_FORM_START = re.compile(r".*(?:[,;:.]|\b(?:or|and|to|versus|vs|either|receive|received|"
+                              r"receiving|with|given))\s+", re.DOTALL)
+
+
+def _group_labels(text: str) -> Iterable[tuple[str, str]]:
+    """(label, arm) pairs the abstract defines; `expand_abbreviations` keeps a label
+    for an entity whose words the arm's mostly take in."""
+    for match in _LABEL_AFTER.finditer(text):
+        long_form = _LONG_FORM_START.sub("", match["long"]).strip()
+        if long_form:
+            yield match["short"], long_form
+    for pattern in (_LABEL_BEFORE, _LABEL_GIVEN):
+        for match in pattern.finditer(text):
+            yield match["short"], match["long"].strip()
 
 
 # '(TOPAR8, the primary end point)': a short form followed by more words in the

@@ -92,6 +92,16 @@ def make_sentencizer(nlp: Language, name: str, punct_chars: list[str] | None,
 
 
 
+_LETTER_STOP = re.compile(r"[a-zäöü]\.")
+
+
+def split_unit_stops(tokenizer: Tokenizer) -> None:
+    """'2500 g. After', 'within 90 d. Three': spaCy keeps a lower-case letter and its
+    stop together (initials), so the sentence ran on; in abstracts the letter is a unit."""
+    tokenizer.rules = {k: v for k, v in (tokenizer.rules or {}).items()
+                       if not _LETTER_STOP.fullmatch(k)}
+
+
 class ModelUnavailable(RuntimeError):
     """A configured spaCy model that is not installed; the message says how to get it."""
 
@@ -118,6 +128,7 @@ def build_nlp(model: str | None = None, stock: bool = False) -> Language:
     else:
         nlp = spacy.blank("en")
         nlp.add_pipe(sentencizer, name="sentencizer")
+        split_unit_stops(nlp.tokenizer)
     detector = nlp.add_pipe("abbreviation_detector")
     if not stock:
         fast_matchers(detector)

@@ -28,6 +28,8 @@ DESIGN_WORDS = frozenset({"randomized", "randomised", "randomly", "enrolled", "a
 SUBGROUP_WORDS = frozenset({"subgroup", "subgroups", "subset", "subsets", "stratified",
                             "post-hoc", "hoc", "sensitivity", "per-protocol", "exploratory",
                             "secondary", "interaction"})
+# 'intention-to-treat analysis', 'ITT': the analysis of everyone randomised, not a subset
+WHOLE_TRIAL_WORDS = frozenset({"intention", "intent", "itt"})
 # 'between the groups', 'between-group': a comparison of arms without naming them
 BETWEEN_WORDS = frozenset({"between", "between-group", "intergroup", "inter-group"})
 # Words that only a reported result uses ('differed significantly', 'P = ...' aside).
@@ -35,6 +37,17 @@ RESULT_WORDS = frozenset({"significant", "significantly", "differ", "differed", 
                           "different", "difference", "differences", "versus", "vs",
                           "compared", "than"})
 RESULT_SECTIONS = ("RESULT", "FINDING", "EFFICACY", "SAFETY")
+# Days in a unit of time, to compare the time point an outcome names with a sentence's.
+_UNIT_DAYS = {
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), 1 / 1440),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 1 / 24),
+    **dict.fromkeys(("d", "day", "days"), 1.0),
+    **dict.fromkeys(("wk", "wks", "week", "weeks"), 7.0),
+    **dict.fromkeys(("mo", "month", "months"), 365.25 / 12),
+    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), 365.25),
+}
+_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty": 20}
 CONCLUSION_SECTIONS = ("CONCLUSION", "INTERPRETATION", "SUMMARY", "DISCUSSION")
 
 
@@ -55,9 +68,12 @@ class PickerWeights:
     aim: float = -3.0
     design: float = -1.2  # design wording without a statistic
     subgroup: float = -0.8
+    whole_trial: float = 2.5
     baseline: float = -1.5
     hedged: float = -0.3
     title: float = -1.0
+    same_time: float = 1.0  # the time point the outcome names ('retention at 12 months')
+    other_time: float = -1.0  # only other time points ('at 6 months')
     sharpness: float = 0.5  # pooling weight exp(sharpness * (score - best score))
 
 
@@ -72,6 +88,7 @@ class SentenceSignals:
     section: str  # the nearest section label above it ('' if none)
     position: float  # 0 for the first sentence, 1 for the last
     title: bool  # the abstract's title (given apart, or labelled 'TITLE:')
+    when: frozenset[float] = frozenset()  # the outcome's time points, in days
 
 
 class SentencePicker:
@@ -99,9 +116,14 @@ class SentencePicker:
         score += w.aim * sentence.is_aim
         score += w.design * (not stats and not words.isdisjoint(DESIGN_WORDS))
         score += w.subgroup * (not words.isdisjoint(SUBGROUP_WORDS))
+        score += w.whole_trial * (not words.isdisjoint(WHOLE_TRIAL_WORDS))
         score += w.baseline * sentence.at_baseline
         score += w.hedged * sentence.hedged
         score += w.title * (signals.title or section == "TITLE")
+        if signals.when:
+            named = time_points(sentence.words[sentence.start:sentence.end])
+            same = any(_close(a, b) for a in named for b in signals.when)
+            score += w.same_time * same + w.other_time * (bool(named) and not same)
         return score
 
     @staticmethod
@@ -126,3 +148,25 @@ class SentencePicker:
         sharpness = self.weights.sharpness
         return [math.exp(sharpness * (s - best)) for s in scores]
 
+
+def time_points(words: Sequence[str]) -> frozenset[float]:
+    """The time points words name ('at 12 months', 'two-year follow-up', '48 h'), in
+    days."""
+    points = set()
+    for i, word in enumerate(words[:-1]):
+        if word in _COUNTS:
+            value = float(_COUNTS[word])
+        else:
+            try:
+                value = float(word)
+            except ValueError:
+                continue
+        unit = words[i + 2] if words[i + 1] == "-" and i + 2 < len(words) else words[i + 1]
+        if unit in _UNIT_DAYS:
+            points.add(value * _UNIT_DAYS[unit])
+    return frozenset(points)
+
+
+def _close(a: float, b: float) -> bool:
+    """The same time point in other units ('12 months', '1 year')."""
+    return abs(a - b) <= 0.05 * max(a, b)

@@ -40,6 +40,7 @@ from pipeline.extraction.lexicon import (
     MORE_WORDS,
     NEGATIONS,
     OBJECTIVE_WORDS,
+    PACE_CUES,
     PREDICATE_LEADS,
     PREDICATE_ONLY,
     RANKED_WORDS,
@@ -54,6 +55,7 @@ from pipeline.extraction.stats import Significance, Statistic, nearest_significa
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
+FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
@@ -141,20 +143,23 @@ class Candidate:
 
 
 def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
-         comparators: Sequence[Mention], adverse_tail: bool = False) -> Reading | None:
+         comparators: Sequence[Mention], adverse_tail: bool = False,
+         timed_tail: bool = False) -> Reading | None:
     """The head -> tail polarity this sentence states about the tail mention, or None when
     it states none (an aim, no cue, or a significant result without a direction).
     `adverse_tail` says the tail is something patients want less of (pain, mortality), so
-    that 'improved' reads as a decrease. Arms alike at baseline is not a null finding:
-    it says how the arms began."""
-    reading = _read(sentence, tail, heads, comparators, adverse_tail)
+    that 'improved' reads as a decrease; `timed_tail` that it is a time ('time to
+    recovery'), so that 'recovered earlier' reads as a decrease. Arms alike at baseline is
+    not a null finding: it says how the arms began."""
+    reading = _read(sentence, tail, heads, comparators, adverse_tail, timed_tail)
     if reading is not None and reading.polarity == 0 and sentence.at_baseline:
         return None
     return reading
 
 
 def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
-          comparators: Sequence[Mention], adverse_tail: bool) -> Reading | None:
+          comparators: Sequence[Mention], adverse_tail: bool,
+          timed_tail: bool) -> Reading | None:
     if sentence.is_aim:
         return None
     start, end = _clause(sentence, tail)
@@ -173,7 +178,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # unless the arms' own values say which way ('the proportion needing additional
         # treatment was 3.1% after A and 7.2% after B')
         cue_at, sign = _nearest_cue(words, start, end, tail, arm_tokens | parenthesised)
-        if cue_at is not None and _numeric_direction(sentence, start, end, heads,
+        if cue_at is not None and _numeric_direction(sentence, start, end, tail, heads,
                                                      comparators) is not None:
             cue_at = None
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
@@ -236,7 +241,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                        words[cue_at] if cue_at is not None else "", hedged=hedged,
                        negated=negated, null_phrase=null_span is not None)
     if cue_at is None:
-        numeric = _numeric_direction(sentence, start, end, heads, comparators)
+        numeric = _numeric_direction(sentence, start, end, tail, heads, comparators)
         if numeric is not None and significance is Significance.SIGNIFICANT:
             return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, "<numbers>")
         if stat is not None and stat.significance is Significance.NOT_SIGNIFICANT:
@@ -251,8 +256,14 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     flipped = _comparator_is_subject(sentence, start, end, cue_at, heads, comparators)
     polarity = sign * (-1 if flipped else 1) * _modifier_sign(words, heads, start, cue_at)
     cue = words[cue_at]
-    if adverse_tail and cue in VALENCE_CUES:
+    if adverse_tail and cue in VALENCE_CUES or timed_tail and cue in PACE_CUES:
         polarity = -polarity
+    if cue in VALENCE_CUES:
+        # 'improved the RDI from 22.2 to 16.5 events per hour': the numbers say which way
+        # the outcome went, whatever it is named
+        moved = _values_moved(words, cue_at, min(end, tail.end + FROM_LOOKAHEAD), end)
+        if moved is not None:
+            polarity = moved * (-1 if flipped else 1)
     if significance is Significance.NOT_SIGNIFICANT and not said_significant:
         return Reading(0, _bounded(0.5 - 0.15 * hedged), significance, cue, flipped, hedged)
     confidence = 0.5
@@ -270,15 +281,16 @@ def _bounded(value: float) -> float:
 
 def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     """The tail's clause: bounded by ';', 'but', 'whereas', ', while', 'however'. A
-    sentence opening with a concession ('Although A did not differ, B improved') puts a
-    tail after the concession's comma in the main clause."""
+    concession ('Although A did not differ, B improved'; '... revealed that, although A
+    did not differ, B improved') puts a tail after its comma in the main clause."""
     words = sentence.words
     start = sentence.start
     for i in range(tail.start - 1, sentence.start - 1, -1):
         if _breaks(words, i) and (words[i] != "although" or i > sentence.start):
             start = i + 1
             break
-    if start == sentence.start and words[start] in CONCESSIONS:
+    if (words[start] in CONCESSIONS if start == sentence.start
+            else words[start - 1] in ("although", "though")):
         comma = next((i for i in range(start, tail.start) if words[i] == ","), None)
         if comma is not None:
             start = comma + 1
@@ -391,7 +403,7 @@ def _nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
     best: tuple[int, int] | None = None
     for i in range(start, end):
         if (i in taken or words[i] not in SIGN_OF or _purpose(words, i) or is_amount(words, i)
-                or _at_risk(words, i)):
+                or _at_risk(words, i) or _blinding(words, i)):
             continue
         if words[i] in ("inversely", "inverse", "negatively", "positively") and not (
                 i + 1 < end and words[i + 1] in ASSOCIATION_WORDS):
@@ -457,6 +469,13 @@ def _at_risk(words: Sequence[str], i: int) -> bool:
             and "at" in words[max(0, i - 2):i])
 
 
+def _blinding(words: Sequence[str], i: int) -> bool:
+    """'a double-blind trial' (split 'double', '-', 'blind'): the design, not a doubling."""
+    j = i + 2 if i + 1 < len(words) and words[i + 1] == "-" else i + 1
+    return (words[i] in ("double", "triple") and j < len(words)
+            and words[j] in ("blind", "blinded", "masked", "dummy"))
+
+
 def is_amount(words: Sequence[str], i: int) -> bool:
     """'more than 20%', 'less than 5 days', 'more than a decade', 'at least one', 'one or
     more complications': an amount, not a comparison of arms; 'least squares mean' names
@@ -509,10 +528,13 @@ def _arms(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
         if all(arm[1] <= s or arm[0] >= e for s, e, _ in arms):
             arms.append(arm)
     taken = {i for s, e, _ in arms for i in range(s, e)}
+    head_starts = {s for s, _, role in arms if role == "I"}
     for i in range(start, end):
         if i in taken:
             continue
-        if words[i] in CONTROL_WORDS and not (
+        # 'patients given standard PN': a group word right before the intervention's
+        # mention is part of its name
+        if words[i] in CONTROL_WORDS and i + 1 not in head_starts and not (
                 words[i] == "control" and i > 0 and words[i - 1] in CONTROLLED_WORDS):
             arms.append((i, i + 1, "C"))
         elif words[i] in TREATED_WORDS and i + 1 < end and words[i + 1] in (
@@ -546,7 +568,9 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
         if start <= marker_start < end and not (marker_start in inside
                                                 and cue_at not in inside):
             # ('placebo 1.1 vs. X 9.5') in parentheses lists values, it names no reference
-            following = [a for a in arms if marker_end <= a[0] < marker_end + REFERENCE_WINDOW]
+            # ('in comparison to the waitlist'): a mention may take in the marker's words
+            following = [a for a in arms if marker_start <= a[0] < marker_end + REFERENCE_WINDOW
+                         and a[1] > marker_end]
             if following:
                 return following[0][2] == "I"
     change = _from_to(words, cue_at, end)
@@ -582,11 +606,29 @@ def _from_to(words: Sequence[str], cue_at: int, end: int) -> tuple[int, int] | N
     return (origin, target) if target is not None else None
 
 
-def _numeric_direction(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
-                       comparators: Sequence[Mention]) -> int | None:
+def _values_moved(words: Sequence[str], after: int, before: int, end: int) -> int | None:
+    """+1 / -1 when 'from A ... to B' follows `after` (its 'from' before `before`) with a
+    number right after each, None otherwise."""
+    origin = next((j for j in range(after + 1, before) if words[j] == "from"), None)
+    if origin is None or origin + 1 >= end or not _NUMBER.match(words[origin + 1]):
+        return None
+    target = next((j for j in range(origin + 2, min(end - 1, origin + 2 + SUBJECT_WINDOW * 2))
+                   if words[j] == "to"), None)
+    if target is None or not _NUMBER.match(words[target + 1]):
+        return None
+    a, b = _value_of(words[origin + 1]), _value_of(words[target + 1])
+    return None if a == b else (1 if b > a else -1)
+
+
+def _numeric_direction(sentence: Sentence, start: int, end: int, tail: Mention,
+                       heads: Sequence[Mention], comparators: Sequence[Mention]) -> int | None:
     """'4 for bolus therapy and 3 for CI therapy': the value written just before each
     arm's mention; +1 when the head's arm has the larger value."""
     arms = _arms(sentence, start, end, heads, comparators)
+    if "respectively" in sentence.words[start:end]:
+        listed = _listed_values(sentence.words, start, end, arms, range(tail.start, tail.end))
+        if listed is not None:
+            return listed or None
     values: dict[str, float] = {}
     previous_end = start
     for arm_start, arm_end, role in arms:
@@ -601,6 +643,37 @@ def _numeric_direction(sentence: Sentence, start: int, end: int, heads: Sequence
             values.setdefault(role, value)
     if len(values) < 2 or values["I"] == values["C"]:
         return None
+    return 1 if values["I"] > values["C"] else -1
+
+
+def _listed_values(words: Sequence[str], start: int, end: int,
+                   arms: list[tuple[int, int, str]], named: range) -> int | None:
+    """'the rate in placebo, and both groups of A and B were 50%, 21%, and 11%,
+    respectively': the values listed apart from the arms go to them in order; 0 (no
+    direction) when they are not one per arm, rather than a guess from proximity. None
+    when arms and values alternate ('4 for A and 3 for B, respectively')."""
+    taken = {i for a in arms for i in range(a[0], a[1])}.union(named)
+    depth = 0
+    listed = []
+    for i in range(start, end):
+        depth += (words[i] in ("(", "[")) - (words[i] in (")", "]"))
+        if (depth == 0 and i not in taken and _NUMBER.match(words[i])
+                and not (i > 0 and words[i - 1] in SPREAD_MARKERS)):
+            listed.append(i)
+    # arms in parentheses label the values ('the hazard ratios (A vs. B) for X and Y were
+    # 1.32 and 1.27, respectively'), they do not list them
+    if not arms or not listed or _inside_parentheses(words, start, end) & taken.difference(
+            named):
+        return None
+    if not (listed[-1] < arms[0][0] or listed[0] >= arms[-1][1]):
+        return None
+    if len(listed) != len(arms):
+        return 0
+    values: dict[str, float] = {}
+    for (_, _, role), i in zip(arms, listed, strict=True):
+        values.setdefault(role, _value_of(words[i]))
+    if len(values) < 2 or values["I"] == values["C"]:
+        return 0
     return 1 if values["I"] > values["C"] else -1
 
 

@@ -11,7 +11,8 @@ import unicodedata
 
 MAX_TEXT_CHARS = 50_000  # ~10x the longest real abstract; beyond it we only read the start
 
-_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)?[^<>]{0,200}>")
+# A tag names itself right after '<' or '</': 'P < 0.05 ... P > 0.05' is not one.
+_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)(?:\s[^<>]{0,200})?/?>")
 # Tags that end a block of text (a paragraph, a heading, a table cell); others are inline.
 _BLOCK_TAGS = frozenset({"p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "table",
                          "h1", "h2", "h3", "h4", "h5", "h6", "title", "sec", "abstracttext",
