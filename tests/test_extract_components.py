@@ -48,6 +48,7 @@ from pipeline.extraction.nlp import (
     SuffixSearch,
     _rule_ends,
     build_nlp,
+    parse,
 )
 from pipeline.extraction.stats import _INTERVAL, _NUMBER, _P_VALUE
 from pipeline.extraction.text import (
@@ -84,10 +85,13 @@ def fast() -> Language:
     return build_nlp()
 
 
-def test_a_unit_ends_its_sentence(fast: Language) -> None:
-    doc = fast("Infants weighing 2500 g. After 90 d. Three, e.g. one i.e. two.")
-    assert [s.text for s in doc.sents] == ["Infants weighing 2500 g.", "After 90 d.",
-                                           "Three, e.g. one i.e. two."]
+@pytest.mark.parametrize("build", [build_nlp, lambda: build_nlp(stock=True)])
+def test_a_unit_or_a_capital_letter_ends_its_sentence(build: Any) -> None:
+    doc = parse(build(), "Infants weighing 2500 g. After 90 d. Three, e.g. one i.e. two in "
+                "group B. Vitamin D. E. coli and U.S. data.")
+    assert [s.text for s in doc.sents] == [
+        "Infants weighing 2500 g.", "After 90 d.", "Three, e.g. one i.e. two in group B.",
+        "Vitamin D.", "E. coli and U.S. data."]
 
 
 def _abbreviations(doc: Doc) -> list[tuple[int, int, str, int, int, str]]:
@@ -100,7 +104,7 @@ def test_default_pipeline_keeps_scispacy_detector(fast: Language) -> None:
     assert type(detector).__module__ == "scispacy.abbreviation"
     assert isinstance(detector.matcher, ParenthesisMatcher)
     assert isinstance(detector.global_matcher, SequenceMatcher)
-    assert fast.pipe_names == ["sentencizer", "abbreviation_detector"]
+    assert fast.pipe_names == ["dacg_letter_stops", "sentencizer", "abbreviation_detector"]
 
 
 @pytest.mark.parametrize("text", TEXTS)

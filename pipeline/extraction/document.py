@@ -19,7 +19,9 @@ from spacy.tokens import Doc
 from pipeline.extraction.caches import WordCache
 from pipeline.extraction.lexicon import (
     FINDING_SECTIONS,
+    FOLLOW_UP_SUBJECTS,
     NON_FINDING_SECTIONS,
+    REFERRING_WORDS,
     SECTION_LABEL,
     Lexicon,
 )
@@ -79,13 +81,40 @@ class ParsedAbstract:
             found[label] += spans
         sentence = Sentence(start, end, text, self.token_chars[start], self.words,
                             self.token_chars, found["NULL"], found["COMPARE"],
-                            found["DEFINITION"], find_statistics(text), found["WITHIN"])
+                            found["DEFINITION"], find_statistics(text), found["WITHIN"],
+                            *self._judged_next(end))
         self.sentences[start] = sentence
         return sentence
+
+    def _judged_next(self, end: int) -> tuple[tuple[int, int] | None, bool]:
+        """What a next sentence that opens by referring back says of this one's finding:
+        its null ('However, these differences were not statistically significant.'), or
+        that it was significant ('This difference was statistically significant.')."""
+        if end not in self.bounds:
+            return None, False
+        words, stop = self.words, self.bounds[end]
+        first = end
+        while first < stop and words[first] in ("however", ","):
+            first += 1
+        if not (first + 1 < stop and words[first] in REFERRING_WORDS
+                and words[first + 1] in FOLLOW_UP_SUBJECTS):
+            return None, False
+        following = self.sentence(end)
+        null = next((span for span in following.nulls if span[0] < first + JUDGED_WINDOW),
+                    None)
+        significant = null is None and any(
+            words[i].startswith("significant") for i in range(first, min(stop, first +
+                                                                         JUDGED_WINDOW)))
+        return null, significant
 
     def position(self, start: int) -> float:
         """Where the sentence starting at `start` sits in the abstract (0 first, 1 last)."""
         return (bisect_right(self.starts, start) - 1) / max(1, len(self.starts) - 1)
+
+
+# 'These differences were not statistically significant': the null (or 'significant')
+# within this many tokens of the referring words.
+JUDGED_WINDOW = 8
 
 
 class AbstractParser:

@@ -30,6 +30,7 @@ from pipeline.extraction.fallback import (
 )
 from pipeline.extraction.lexicon import (
     ADVERSE_OUTCOME_WORDS,
+    GENERIC_OUTCOME_WORDS,
     GOOD_OUTCOME_WORDS,
     TIME_OUTCOME_WORDS,
     Lexicon,
@@ -272,6 +273,12 @@ def _adverse(entity: Entity) -> bool:
     if words[:2] in (["time", "to"], ["duration", "of"]) or not GOOD_OUTCOME_WORDS.isdisjoint(
             words):
         return False
+    if "of" in words[1:]:
+        # 'understanding of symptoms', 'quality of life': what is measured is the head;
+        # 'incidence of nausea' measures the nausea
+        head = words[:words.index("of", 1)]
+        if head[-1] not in GENERIC_OUTCOME_WORDS and ADVERSE_OUTCOME_WORDS.isdisjoint(head):
+            return False
     return any(w in ADVERSE_OUTCOME_WORDS for w in words)
 
 

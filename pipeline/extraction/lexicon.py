@@ -77,7 +77,8 @@ NULL_PHRASES = (
     "no significant difference", "no significant differences", "no statistically significant",
     "no significant", "not significantly", "not statistically significant",
     "not significant", "non significant", "nonsignificant", "non-significant",
-    "insignificant", "did not differ", "do not differ", "does not differ", "not differ",
+    "insignificant", "insignificantly", "did not differ", "do not differ", "does not differ",
+    "not differ",
     "no difference", "no differences", "no between-group difference",
     "no between-group differences", "no significant between-group",
     "similar", "comparable", "equivalent", "unchanged", "did not change", "no change",
@@ -172,6 +173,7 @@ ADVERSE_OUTCOME_WORDS = _forms(
     "haemorrhage", "hemorrhage", "negative", "craving", "failure", "injury",
     "lesion:,s", "hypersensitivity", "impairment", "dysfunction", "burden",
     "sleepiness", "constipation", "diarrhoea", "diarrhea", "agitation", "delirium",
+    "reaction:,s", "irritability",
 )
 # Ratio measures have a null value of 1, differences of 0.
 RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio", "odds ratio",
@@ -256,6 +258,8 @@ FOLLOW_UP_BREAKS = frozenset({"but", "however", "although", ";"})
 FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
                                 "reduction", "improvement", "change", "effect", "trend",
                                 "comparison", "comparisons", "it", "this", "these"})
+# A sentence opening 'These differences ...' refers back to the one before it.
+REFERRING_WORDS = frozenset({"this", "these", "the", "such", "that", "those"})
 
 # Mediator discovery ('X also raised M'): the object phrase after a change verb.
 # Words that end the phrase (prepositions, conjunctions, verbs of being).

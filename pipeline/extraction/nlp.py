@@ -102,6 +102,25 @@ def split_unit_stops(tokenizer: Tokenizer) -> None:
                        if not _LETTER_STOP.fullmatch(k)}
 
 
+_CAPITAL_STOPS = [f"{c}." for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+
+
+@Language.component("dacg_letter_stops")
+def split_letter_stops(doc: Doc) -> Doc:
+    """'in group B. Patients', 'vitamin D. We': a capital letter's stop before a capital
+    ends the sentence (spaCy keeps 'B.' whole, as an initial; 'E. coli' stays)."""
+    ids = doc.to_array(ORTH)
+    stops = numpy.array([doc.vocab.strings.add(s) for s in _CAPITAL_STOPS], dtype=numpy.uint64)
+    hits = [i for i in numpy.flatnonzero(numpy.isin(ids[:-1], stops)).tolist()
+            if doc[i + 1].text[:1].isupper()]
+    if hits:
+        with doc.retokenize() as retokenizer:
+            for i in hits:
+                token = doc[i]
+                retokenizer.split(token, [token.text[0], "."], heads=[(token, 0), (token, 0)])
+    return doc
+
+
 class ModelUnavailable(RuntimeError):
     """A configured spaCy model that is not installed; the message says how to get it."""
 
@@ -127,6 +146,7 @@ def build_nlp(model: str | None = None, stock: bool = False) -> Language:
             nlp.add_pipe(sentencizer, name="sentencizer", first=True)
     else:
         nlp = spacy.blank("en")
+        nlp.add_pipe("dacg_letter_stops")
         nlp.add_pipe(sentencizer, name="sentencizer")
         split_unit_stops(nlp.tokenizer)
     detector = nlp.add_pipe("abbreviation_detector")

@@ -87,6 +87,11 @@ class Sentence:
     definitions: list[tuple[int, int]] = field(default_factory=list)
     stats: list[Statistic] = field(default_factory=list)
     within: list[tuple[int, int]] = field(default_factory=list)
+    # a null that the next sentence says of this one's finding ('However, these
+    # differences were not statistically significant.'), or that it says it was
+    # significant ('This difference was statistically significant.')
+    withdrawn: tuple[int, int] | None = None
+    affirmed: bool = False
 
     @property
     def is_aim(self) -> bool:
@@ -182,16 +187,20 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                                                      comparators) is not None:
             cue_at = None
     negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
-                                              cue_at)
+                                              cue_at, range(tail.start, tail.end))
     null_spans = [span for span in (
-        _nearest_span([s for s in sentence.nulls if start <= s[0] < end], tail),
+        # a null inside the outcome's name, matched as written, is part of it ('success,
+        # without antibiotic change')
+        _nearest_span([s for s in sentence.nulls if start <= s[0] < end
+                       and not (tail.exact and tail.start <= s[0] < tail.end)], tail),
         _null_follow_up(sentence, end, arm_tokens)) if span is not None]
     said_within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
     within = said_within or _both_arms_before(words, start, cue_at, heads, comparators)
     offset = sentence.token_chars[tail.start] - sentence.char_start
     stat = nearest_significance(sentence.stats, offset)
-    significance = stat.significance if stat else Significance.NOT_REPORTED
+    significance = stat.significance if stat else (
+        Significance.SIGNIFICANT if sentence.affirmed else Significance.NOT_REPORTED)
     said_significant = any(words[i] in SIGNIFICANT_WORDS and not _inside(i, sentence.nulls)
                            for i in range(start, end))
     hedged = sentence.hedged
@@ -241,7 +250,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                        words[cue_at] if cue_at is not None else "", hedged=hedged,
                        negated=negated, null_phrase=null_span is not None)
     if cue_at is None:
-        numeric = _numeric_direction(sentence, start, end, tail, heads, comparators)
+        numeric = _numeric_direction(sentence, start, _contrast_end(words, end, sentence.end),
+                                     tail, heads, comparators)
         if numeric is not None and significance is Significance.SIGNIFICANT:
             return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, "<numbers>")
         if stat is not None and stat.significance is Significance.NOT_SIGNIFICANT:
@@ -302,6 +312,14 @@ def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     return start, end
 
 
+def _contrast_end(words: Sequence[str], end: int, sentence_end: int) -> int:
+    """'48% of the patients in the A group, whereas 10% of the B group': the contrast
+    clause holds the other arm's value, so the arms' numbers are read up to its end."""
+    if end >= sentence_end or words[end] not in ("whereas", "while"):
+        return end
+    return next((i for i in range(end + 1, sentence_end) if _breaks(words, i)), sentence_end)
+
+
 def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) -> set[int]:
     """Tokens inside parentheses (definitions, statistics), unless the tail is there too."""
     inside = _inside_parentheses(words, start, end)
@@ -327,9 +345,12 @@ def _null_follow_up(sentence: Sentence, end: int,
     """'X was more frequent with A (79% vs 69%), but the difference was not significant':
     a null phrase in the next clause, whose subject refers back to the tail's finding or
     which is said of the arms with no subject of its own ('improved over time but did not
-    differ between groups'; not '; only scores for X did not differ between arms')."""
+    differ between groups'; not '; only scores for X did not differ between arms'); for
+    the last clause, the next sentence's (`Sentence.withdrawn`)."""
     words = sentence.words
-    if end >= sentence.end or words[end] not in FOLLOW_UP_BREAKS:
+    if end >= sentence.end:
+        return sentence.withdrawn
+    if words[end] not in FOLLOW_UP_BREAKS:
         return None
     first = end + 1
     while first < sentence.end and (words[first] == "," or _breaks(words, first)):
@@ -501,8 +522,10 @@ def _purpose(words: Sequence[str], i: int) -> bool:
                       or (word.endswith("ing") and words[i - 1] in ("at", "for")))
 
 
-def _negated(words: Sequence[str], start: int, cue_at: int) -> bool:
-    return any(words[i] in NEGATIONS for i in range(start, cue_at))
+def _negated(words: Sequence[str], start: int, cue_at: int, named: range) -> bool:
+    """A negation before the cue; not one in the outcome's name ('success, without
+    antibiotic change, more frequent with A')."""
+    return any(words[i] in NEGATIONS and i not in named for i in range(start, cue_at))
 
 
 def _nearest_span(spans: list[tuple[int, int]], tail: Mention) -> tuple[int, int] | None:
