@@ -352,7 +352,8 @@ def abbreviation_pairs(doc: Doc, text: str) -> list[tuple[str, str]]:
 # injection, n = 29)', 'group 2 received saline'.
 _LABEL = r"[Gg]roup (?:[A-H]|I{1,3}|IV|[1-6])"
 GROUP_LABEL = re.compile(rf"{_LABEL}$")
-_LABEL_AFTER = re.compile(rf"(?P<long>[^()]{{2,120}}?)\s*\((?P<short>{_LABEL})[,;)]")
+_LABEL_AFTER = re.compile(rf"\((?P<short>{_LABEL})[,;)]")
+LONG_FORM_CHARS = 120  # how far back before '(group I)' its arm may begin
 _LABEL_BEFORE = re.compile(rf"\b(?P<short>{_LABEL})\s*\((?P<long>[^(),;]{{2,80}})[,;)]")
 _LABEL_GIVEN = re.compile(rf"\b(?P<short>{_LABEL}),?\s+(?:received|receiving|was given|were "
                           rf"given|was treated with|were treated with|underwent)\s+"
@@ -365,9 +366,12 @@ _LONG_FORM_START = re.compile(r".*(?:[,;:.]|\b(?:or|and|to|versus|vs|either|rece
 def _group_labels(text: str) -> Iterable[tuple[str, str]]:
     """(label, arm) pairs the abstract defines; `expand_abbreviations` keeps a label
     for an entity whose words the arm's mostly take in."""
+    if "roup" not in text:
+        return
     for match in _LABEL_AFTER.finditer(text):
-        long_form = _LONG_FORM_START.sub("", match["long"]).strip()
-        if long_form:
+        before = text[max(0, match.start() - LONG_FORM_CHARS):match.start()]
+        long_form = _LONG_FORM_START.sub("", re.split(r"[()]", before)[-1]).strip()
+        if len(long_form) >= 2:
             yield match["short"], long_form
     for pattern in (_LABEL_BEFORE, _LABEL_GIVEN):
         for match in pattern.finditer(text):

@@ -102,16 +102,17 @@ def split_unit_stops(tokenizer: Tokenizer) -> None:
                        if not _LETTER_STOP.fullmatch(k)}
 
 
-_CAPITAL_STOPS = [f"{c}." for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+_CAPITAL_STOPS = numpy.array(sorted(get_string_id(f"{c}.") for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+                             dtype=numpy.uint64)
 
 
 @Language.component("dacg_letter_stops")
 def split_letter_stops(doc: Doc) -> Doc:
     """'in group B. Patients', 'vitamin D. We': a capital letter's stop before a capital
     ends the sentence (spaCy keeps 'B.' whole, as an initial; 'E. coli' stays)."""
-    ids = doc.to_array(ORTH)
-    stops = numpy.array([doc.vocab.strings.add(s) for s in _CAPITAL_STOPS], dtype=numpy.uint64)
-    hits = [i for i in numpy.flatnonzero(numpy.isin(ids[:-1], stops)).tolist()
+    ids = doc.to_array(ORTH)[:-1]
+    nearest = numpy.searchsorted(_CAPITAL_STOPS, ids).clip(0, len(_CAPITAL_STOPS) - 1)
+    hits = [i for i in numpy.flatnonzero(_CAPITAL_STOPS[nearest] == ids).tolist()
             if doc[i + 1].text[:1].isupper()]
     if hits:
         with doc.retokenize() as retokenizer:
