@@ -120,3 +120,32 @@ def test_a_loosely_matched_outcome_the_rules_can_read_keeps_the_rules_reading(
     rows = pair_rows(RuleExtractor(fallback=classifier))
     assert [polarity for polarity, _ in rows] == [-1]
     assert rows[0][1] <= 0.5  # trusted less than a rule reading of a named outcome
+
+
+def test_a_significant_sentence_is_read_as_a_direction() -> None:
+    # hand-set weights: 'differ' leans to no difference, 'lower' to a decrease; a sentence
+    # that says the arms differed significantly takes the likelier of the two directions
+    model = FallbackClassifier({"differ": (1.0, (0.0, 2.0, 0.0)),
+                                "lower": (1.0, (1.0, 0.0, 0.0))}, (0.0, 0.0, 0.0))
+    text = "scores were lower and differ"
+    probabilities = model.probabilities(text)
+    assert model.classify(text) == (0, probabilities[1])
+    assert model.classify(text, directed=True) == (-1, probabilities[0])
+
+
+def test_the_extractor_directs_the_fallback_only_for_a_significant_sentence(
+        classifier: FallbackClassifier) -> None:
+    query = Query(Entity.from_name("laryngoscope"),
+                  Entity.from_name("successful first-time intubations"), None)
+    # no cue the rules read; the sentence says the difference was significant, so the
+    # classifier's 'no difference' is not an answer (which way is its best guess)
+    significant = Abstract("6", "", "The laryngoscope made a significant difference to the "
+                                    "rate of successful first-time intubations.")
+    assert classifier.classify(significant.text)[0] == 0
+    rows = RuleExtractor(fallback=classifier).extract(significant, query)
+    assert [int(r.polarity) != 0 for r in rows] == [True]
+    # with a null the sentence is read as no difference
+    null = Abstract("7", "", "The laryngoscope made no significant difference to the rate "
+                             "of successful first-time intubations.")
+    assert [int(r.polarity) for r in RuleExtractor(fallback=classifier).extract(
+        null, query)] == [0]

@@ -44,7 +44,7 @@ from pipeline.extraction.nlp import build_nlp, configured_model
 from pipeline.extraction.picker import SentencePicker, SentenceSignals, time_points
 from pipeline.extraction.resolve import EntityResolver
 from pipeline.extraction.rows import evidence_row, one_finding_per_pair
-from pipeline.extraction.rules import Candidate, Reading, read
+from pipeline.extraction.rules import Candidate, Reading, Sentence, read
 from pipeline.extraction.settings import ExtractorSettings
 from pipeline.extraction.stats import Significance
 from pipeline.model import Abstract, Entity, Evidence, Query
@@ -205,7 +205,8 @@ class RuleExtractor:
             # better than the classifier does (docs/extraction.md)
             polarity, probability = reading.polarity, reading.confidence
         else:
-            polarity, probability = classifier.classify(best.sentence.text)
+            polarity, probability = classifier.classify(best.sentence.text,
+                                                        _says_significant(best.sentence))
         confidence = probability * settings.confidence_factor * best.tail.score ** 2
         confidence *= 1.0 if best.heads else implicit
         reading = Reading(polarity, confidence, Significance.NOT_REPORTED, FALLBACK_CUE)
@@ -280,6 +281,15 @@ def _adverse(entity: Entity) -> bool:
         if head[-1] not in GENERIC_OUTCOME_WORDS and ADVERSE_OUTCOME_WORDS.isdisjoint(head):
             return False
     return any(w in ADVERSE_OUTCOME_WORDS for w in words)
+
+
+def _says_significant(sentence: Sentence) -> bool:
+    """'There was a significant difference in X between the groups (P < 0.01)': no null
+    wording, and a significant statistic or the word."""
+    words = sentence.words[sentence.start:sentence.end]
+    return not sentence.nulls and (
+        any(s.significance is Significance.SIGNIFICANT for s in sentence.stats)
+        or any(w in ("significant", "significantly") for w in words))
 
 
 def _time_points(entity: Entity) -> frozenset[float]:

@@ -68,10 +68,13 @@ class FallbackClassifier:
         total = sum(exp)
         return (exp[0] / total, exp[1] / total, exp[2] / total)
 
-    def classify(self, text: str) -> tuple[int, float]:
-        """The most probable polarity and its probability."""
+    def classify(self, text: str, directed: bool = False) -> tuple[int, float]:
+        """The most probable polarity and its probability; `directed`: the sentence says
+        the arms differed significantly, so the likelier direction, not 'no difference'
+        (the words that say which way are what the classifier misses)."""
         probabilities = self.probabilities(text)
-        best = max(range(3), key=probabilities.__getitem__)
+        classes = [k for k in range(3) if not (directed and CLASSES[k] == 0)]
+        best = max(classes, key=probabilities.__getitem__)
         return CLASSES[best], probabilities[best]
 
     def save(self, path: Path) -> None:
