@@ -13,6 +13,7 @@ abstract's readings are pooled, and choose the sentence the fallback classifier 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ _UNIT_DAYS = {
     **dict.fromkeys(("mo", "month", "months"), 365.25 / 12),
     **dict.fromkeys(("y", "yr", "yrs", "year", "years"), 365.25),
 }
+_DECIMAL = re.compile(r"\d+(?:\.\d+)?$")
 _COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty": 20}
 CONCLUSION_SECTIONS = ("CONCLUSION", "INTERPRETATION", "SUMMARY", "DISCUSSION")
@@ -156,11 +158,10 @@ def time_points(words: Sequence[str]) -> frozenset[float]:
     for i, word in enumerate(words[:-1]):
         if word in _COUNTS:
             value = float(_COUNTS[word])
+        elif _DECIMAL.match(word):
+            value = float(word)
         else:
-            try:
-                value = float(word)
-            except ValueError:
-                continue
+            continue
         unit = words[i + 2] if words[i + 1] == "-" and i + 2 < len(words) else words[i + 1]
         if unit in _UNIT_DAYS:
             points.add(value * _UNIT_DAYS[unit])

@@ -590,8 +590,9 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
     for marker_start, marker_end in sentence.compares:
         if start <= marker_start < end and not (marker_start in inside
                                                 and cue_at not in inside):
-            # ('placebo 1.1 vs. X 9.5') in parentheses lists values, it names no reference
-            # ('in comparison to the waitlist'): a mention may take in the marker's words
+            # ('placebo 1.1 vs. X 9.5') in parentheses lists values, it names no reference;
+            # the reference's mention may take in the marker's words ('in comparison to
+            # the waitlist')
             following = [a for a in arms if marker_start <= a[0] < marker_end + REFERENCE_WINDOW
                          and a[1] > marker_end]
             if following:
