@@ -44,7 +44,7 @@ from pipeline.extraction.nlp import build_nlp, configured_model
 from pipeline.extraction.picker import SentencePicker, SentenceSignals, time_points
 from pipeline.extraction.resolve import EntityResolver
 from pipeline.extraction.rows import evidence_row, one_finding_per_pair
-from pipeline.extraction.rules import Candidate, Reading, Sentence, read
+from pipeline.extraction.rules import Candidate, Reading, read
 from pipeline.extraction.settings import ExtractorSettings
 from pipeline.extraction.stats import Significance
 from pipeline.model import Abstract, Entity, Evidence, Query
@@ -206,7 +206,7 @@ class RuleExtractor:
             polarity, probability = reading.polarity, reading.confidence
         else:
             polarity, probability = classifier.classify(best.sentence.text,
-                                                        _says_significant(best.sentence))
+                                                        best.sentence.says_significant)
         confidence = probability * settings.confidence_factor * best.tail.score ** 2
         confidence *= 1.0 if best.heads else implicit
         reading = Reading(polarity, confidence, Significance.NOT_REPORTED, FALLBACK_CUE)
@@ -270,7 +270,7 @@ class RuleExtractor:
 def _adverse(entity: Entity) -> bool:
     """Whether less of the outcome is better ('time to relapse' is not: longer is; nor is
     'pain relief' or 'protection against infection': they name the good that is wanted)."""
-    words = entity.name.lower().replace("-", " ").split()
+    words = _name_words(entity)
     if words[:2] in (["time", "to"], ["duration", "of"]) or not GOOD_OUTCOME_WORDS.isdisjoint(
             words):
         return False
@@ -283,15 +283,6 @@ def _adverse(entity: Entity) -> bool:
     return any(w in ADVERSE_OUTCOME_WORDS for w in words)
 
 
-def _says_significant(sentence: Sentence) -> bool:
-    """'There was a significant difference in X between the groups (P < 0.01)': no null
-    wording, and a significant statistic or the word."""
-    words = sentence.words[sentence.start:sentence.end]
-    return not sentence.nulls and (
-        any(s.significance is Significance.SIGNIFICANT for s in sentence.stats)
-        or any(w in ("significant", "significantly") for w in words))
-
-
 def _time_points(entity: Entity) -> frozenset[float]:
     """The time points an outcome's name holds ('retention in care at 12 months')."""
     return time_points(entity.name.lower().replace("-", " - ").split())
@@ -299,7 +290,12 @@ def _time_points(entity: Entity) -> frozenset[float]:
 
 def _timed(entity: Entity) -> bool:
     """Whether the outcome is a time ('time to recovery', 'duration of labour')."""
-    return not TIME_OUTCOME_WORDS.isdisjoint(entity.name.lower().replace("-", " ").split())
+    return not TIME_OUTCOME_WORDS.isdisjoint(_name_words(entity))
+
+
+def _name_words(entity: Entity) -> list[str]:
+    """An entity's name as lower-case words, hyphens splitting them ('pain-free')."""
+    return entity.name.lower().replace("-", " ").split()
 
 
 def default_extractor(mesh: MeshIndex | None = None) -> Extractor:

@@ -104,6 +104,15 @@ class Sentence:
         return not OBJECTIVE_WORDS.isdisjoint(self.words[self.start:self.end])
 
     @property
+    def says_significant(self) -> bool:
+        """'There was a significant difference in X between the groups (P < 0.01)': no
+        null wording, and a significant statistic or the word."""
+        return not self.nulls and (
+            any(s.significance is Significance.SIGNIFICANT for s in self.stats)
+            or any(w in ("significant", "significantly")
+                   for w in self.words[self.start:self.end]))
+
+    @property
     def hedged(self) -> bool:
         return not HEDGES.isdisjoint(self.words[self.start:self.end])
 
@@ -597,7 +606,7 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
                          and a[1] > marker_end]
             if following:
                 return following[0][2] == "I"
-    change = _from_to(words, cue_at, end)
+    change = _from_to(words, cue_at, min(end, cue_at + 3), end)
     if change is not None:
         # 'reduced from 42.5 in the placebo group to 24.8 in the X group': the arm after
         # 'to' is where the change ended, the one after 'from' where it began
@@ -619,10 +628,10 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
     return bool(before) and before[0][2] == "C"
 
 
-def _from_to(words: Sequence[str], cue_at: int, end: int) -> tuple[int, int] | None:
-    """Positions of 'from' (right after the cue) and the 'to' that follows it."""
-    origin = next((j for j in range(cue_at + 1, min(end, cue_at + 3)) if words[j] == "from"),
-                  None)
+def _from_to(words: Sequence[str], after: int, before: int,
+             end: int) -> tuple[int, int] | None:
+    """Positions of a 'from' between `after` and `before` and of the 'to' that follows it."""
+    origin = next((j for j in range(after + 1, before) if words[j] == "from"), None)
     if origin is None:
         return None
     target = next((j for j in range(origin + 1, min(end, origin + SUBJECT_WINDOW * 2))
@@ -633,12 +642,12 @@ def _from_to(words: Sequence[str], cue_at: int, end: int) -> tuple[int, int] | N
 def _values_moved(words: Sequence[str], after: int, before: int, end: int) -> int | None:
     """+1 / -1 when 'from A ... to B' follows `after` (its 'from' before `before`) with a
     number right after each, None otherwise."""
-    origin = next((j for j in range(after + 1, before) if words[j] == "from"), None)
-    if origin is None or origin + 1 >= end or not _NUMBER.match(words[origin + 1]):
+    change = _from_to(words, after, before, end)
+    if change is None:
         return None
-    target = next((j for j in range(origin + 2, min(end - 1, origin + 2 + SUBJECT_WINDOW * 2))
-                   if words[j] == "to"), None)
-    if target is None or not _NUMBER.match(words[target + 1]):
+    origin, target = change
+    if target + 1 >= end or not (_NUMBER.match(words[origin + 1])
+                                 and _NUMBER.match(words[target + 1])):
         return None
     a, b = _value_of(words[origin + 1]), _value_of(words[target + 1])
     return None if a == b else (1 if b > a else -1)
