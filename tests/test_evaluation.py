@@ -402,15 +402,23 @@ def test_five_way_mapping_by_hand() -> None:
     assert FiveWay(FirmnessRule(min_share=0.8)).answer(run, facts) == "uncertain effect"
     assert FiveWay(FirmnessRule(min_share=0.7)).answer(run, facts) == "higher"
     assert FiveWay(FirmnessRule(min_support=0.7)).answer(run, facts) == "uncertain effect"
+    # the participants threshold judges a null answer: the same reading ending in NoEffect
+    null_run = [replace(s, label="NoEffect") for s in run]
     # participants of every study read, p3 included: 100 + 50 + 1000
-    assert FiveWay(FirmnessRule(min_participants=1151)).answer(run, facts) == (
+    assert FiveWay(FirmnessRule(min_participants=1151)).answer(null_run, facts) == (
         "uncertain effect")
-    assert FiveWay(FirmnessRule(min_participants=1150)).answer(run, facts) == "higher"
+    assert FiveWay(FirmnessRule(min_participants=1150)).answer(null_run, facts) == (
+        "no difference")
     # at step 2 only p1 was read: 100 participants
-    assert FiveWay(FirmnessRule(min_participants=101)).answer(run[:2], facts) == (
+    assert FiveWay(FirmnessRule(min_participants=101)).answer(null_run[:2], facts) == (
         "uncertain effect")
+    assert FiveWay(FirmnessRule(min_participants=100)).answer(null_run[:2], facts) == (
+        "no difference")
+    # a direction found by few participants stands
+    assert FiveWay(FirmnessRule(min_participants=10**6)).answer(run, facts) == "higher"
     # no study read states its size: the participants threshold does not apply
-    assert FiveWay(FirmnessRule(min_participants=10**6)).answer(run, StudyFacts()) == "higher"
+    assert FiveWay(FirmnessRule(min_participants=10**6)).answer(null_run, StudyFacts()) == (
+        "no difference")
     # the design of the studies read: none randomised (p1 observational, the others
     # silent) is uncertain; one randomised study read (p3, no finding of its own) is not
     observational = StudyFacts(randomised={"p1": False})
@@ -430,37 +438,39 @@ def test_five_way_mapping_by_hand() -> None:
 
 def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:
     assert halves(["1", "2", "3", "10"]) == (["2", "10"], ["1", "3"])
-    # every question: one study finding +1 at 0.9; even ones are uncertain exactly when
-    # small (50 and 80 participants against 500), so 100 participants is the first grid
-    # point to get all three right
+    # every question: one study finding no difference at 0.9; even ones are uncertain
+    # exactly when small (50 and 80 participants against 500), so 100 participants is the
+    # first grid point to get all three right
     facts = StudyFacts({"0": 50, "2": 80, "4": 500, "1": 300, "3": 120})
-    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in facts.participants}
-    gold = {"0": "uncertain effect", "2": "uncertain effect", "4": "higher",
-            "1": "higher", "3": "lower"}
+    runs = {q: [me_step(1, "NoEffect", ((q, 0, 0.9),), q)] for q in facts.participants}
+    gold = {"0": "uncertain effect", "2": "uncertain effect", "4": "no difference",
+            "1": "no difference", "3": "lower"}
     stops = dict.fromkeys(runs, 1)
     row = evaluate_policy(runs, stops, gold, facts)
     assert row.mapping == FiveWay(FirmnessRule(1, 0.0, 0.0, 100))
     assert row.tuning_accuracy == 1.0
-    assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)  # "3" is answered higher
-    assert row.recall["higher"] == 1.0 and row.recall["lower"] == 0.0
+    # "3" is answered no difference
+    assert (row.held_out_n, row.held_out_accuracy) == (2, 0.5)
+    assert row.recall["no difference"] == 1.0 and row.recall["lower"] == 0.0
     assert row.all_accuracy == pytest.approx(4 / 5)
     # 3-way on the three definite questions: the label at the stop, no mapping involved
     assert (row.three_way_n, row.three_way_accuracy) == (3, pytest.approx(2 / 3))
 
 
 def test_across_reviews_scores_a_mapping_on_reviews_it_was_not_tuned_on() -> None:
-    # every question has one study of 50 participants finding +1; review A's two
-    # questions are "higher", review B's "uncertain effect" (odd ids, the held-out half,
-    # take no part)
-    runs = {q: [me_step(1, "Increases", ((q, 1, 0.9),), q)] for q in ("0", "2", "4", "6", "1")}
+    # every question has one study of 50 participants finding no difference; review A's
+    # two questions are "no difference", review B's "uncertain effect" (odd ids, the
+    # held-out half, take no part)
+    runs = {q: [me_step(1, "NoEffect", ((q, 0, 0.9),), q)] for q in ("0", "2", "4", "6", "1")}
     facts = StudyFacts(dict.fromkeys(runs, 50))
-    gold = {"0": "higher", "2": "higher", "4": "uncertain effect", "6": "uncertain effect",
-            "1": "lower"}
+    gold = {"0": "no difference", "2": "no difference", "4": "uncertain effect",
+            "6": "uncertain effect", "1": "lower"}
     reviews = {"0": "A", "2": "A", "4": "B", "6": "B", "1": "A"}
     stops = dict.fromkeys(runs, 1)
     # tuned on all four, the best grid point gets two right (small is either uncertain or
-    # not); tuned on A (no participants threshold) B is answered higher, tuned on B (100
-    # participants) A is answered uncertain: none right on the side it was not tuned on
+    # not); tuned on A (no participants threshold) B is answered no difference, tuned on B
+    # (100 participants) A is answered uncertain: none right on the side it was not tuned
+    # on
     assert evaluate_policy(runs, stops, gold, facts).tuning_accuracy == 0.5
     assert across_reviews(runs, stops, gold, facts, reviews, splits=3) == (0.0, 0.0)
     assert across_reviews(runs, stops, gold, facts, dict.fromkeys(runs, "A")) is None

@@ -46,8 +46,11 @@ def test_support_and_share_by_hand() -> None:
     (FirmnessRule(min_share=0.5), 0, Firmness.UNCERTAIN),  # the null has 0.3 of 1.0
     (FirmnessRule(min_support=0.71), 1, Firmness.UNCERTAIN),
     (FirmnessRule(min_support=0.69), 1, Firmness.DEFINITE),
-    (FirmnessRule(min_participants=241), 1, Firmness.UNCERTAIN),
-    (FirmnessRule(min_participants=240), 1, Firmness.DEFINITE),
+    # 240 participants: too few for a null, enough for a direction found
+    (FirmnessRule(min_participants=241), 0, Firmness.UNCERTAIN),
+    (FirmnessRule(min_participants=240), 0, Firmness.DEFINITE),
+    (FirmnessRule(min_participants=241), 1, Firmness.DEFINITE),
+    (FirmnessRule(min_participants=10**6), -1, Firmness.DEFINITE),
 ])
 def test_judgement_thresholds(rule: FirmnessRule, polarity: int, firmness: Firmness) -> None:
     assert rule.judge(BODY, polarity) is firmness
@@ -56,7 +59,7 @@ def test_judgement_thresholds(rule: FirmnessRule, polarity: int, firmness: Firmn
 def test_an_unstated_size_is_not_a_small_study() -> None:
     unsized = EvidenceBody.of(BODY.findings)
     assert unsized.participants is None
-    assert FirmnessRule(min_participants=10**6).judge(unsized, 1) is Firmness.DEFINITE
+    assert FirmnessRule(min_participants=10**6).judge(unsized, 0) is Firmness.DEFINITE
 
 
 def test_reporting_share_by_hand() -> None:

@@ -92,10 +92,12 @@ class FirmnessRule:
             disagree) is an uncertain effect.
         min_support: the answer's summed confidence below this (weak, hedged or loosely
             matched findings only) is an uncertain effect.
-        min_participants: fewer participants in all the studies read than this is an
-            uncertain effect: too small a body of evidence to be precise (GRADE's
-            imprecision; its optimal information size is a few hundred). Not applied
-            when no study states its size.
+        min_participants: fewer participants in all the studies read than this makes a
+            null answer an uncertain effect: a small body of evidence that found no
+            difference cannot rule one out (GRADE's imprecision: its optimal information
+            size is a few hundred). A direction found in a small body still stands, as
+            reviews report it ("may increase"). Not applied when no study states its
+            size.
         min_reporting: a smaller part of the studies read than this giving a finding on
             the pair is insufficient data: a review's included studies mostly do not
             report the outcome. Not applied when the number read is unknown.
@@ -113,7 +115,8 @@ class FirmnessRule:
         if body.studies < max(1, self.min_studies) or (
                 reporting is not None and reporting < self.min_reporting):
             return Firmness.INSUFFICIENT
-        small = body.participants is not None and body.participants < self.min_participants
+        small = (polarity == 0 and body.participants is not None
+                 and body.participants < self.min_participants)
         if (body.share(polarity) < self.min_share or body.support(polarity) < self.min_support
                 or small or body.randomised is False):
             return Firmness.UNCERTAIN
