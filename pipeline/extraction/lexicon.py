@@ -121,7 +121,7 @@ OBJECTIVE_WORDS = frozenset({"whether", "aimed", "aim", "aims", "objective", "ob
                              "investigate", "evaluate", "assess", "determine", "examine",
                              "explore", "compare", "designed", "sought", "remains", "unknown",
                              "unclear", "uncertain", "conflicting", "controversial",
-                             "rationale", "protocol"})
+                             "rationale", "protocol", "estimate"})
 # "than X", "compared with X": X is the reference arm.
 COMPARE_PHRASES = ("compared with", "compared to", "in comparison with", "in comparison to",
                    "relative to", "as compared with", "as compared to", "when compared with",

@@ -419,9 +419,12 @@ def _both_arms_before(words: Sequence[str], start: int, cue_at: int | None,
 
 
 def _breaks(words: Sequence[str], i: int) -> bool:
-    """A clause boundary; 'X, but not Y, reduced Z' is one clause."""
-    return words[i] in CLAUSE_BREAKS and not (
-        words[i] == "but" and i + 1 < len(words) and words[i + 1] == "not")
+    """A clause boundary; 'X, but not Y, reduced Z' is one clause. 'No differences in
+    any parameter except that X was lower in A' opens a clause of its own ('except for one
+    case' does not)."""
+    following = words[i + 1] if i + 1 < len(words) else ""
+    return (words[i] in CLAUSE_BREAKS and not (words[i] == "but" and following == "not")
+            or words[i] == "except" and following == "that")
 
 
 def _distance(start: int, end: int, mention: Mention) -> int:
