@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.extraction.lexicon import SIGN_OF
+from pipeline.extraction.lexicon import COUNT_VALUES, SIGN_OF
 from pipeline.extraction.rules import Sentence, is_amount
 from pipeline.extraction.stats import Significance
 
@@ -48,8 +48,6 @@ _UNIT_DAYS = {
     **dict.fromkeys(("y", "yr", "yrs", "year", "years"), 365.25),
 }
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?$")
-_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-           "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty": 20}
 CONCLUSION_SECTIONS = ("CONCLUSION", "INTERPRETATION", "SUMMARY", "DISCUSSION")
 
 
@@ -156,8 +154,8 @@ def time_points(words: Sequence[str]) -> frozenset[float]:
     days."""
     points = set()
     for i, word in enumerate(words[:-1]):
-        if word in _COUNTS:
-            value = float(_COUNTS[word])
+        if word in COUNT_VALUES:
+            value = float(COUNT_VALUES[word])
         elif _DECIMAL.match(word):
             value = float(word)
         else:

@@ -29,6 +29,7 @@ from pipeline.extraction.lexicon import (
     CONCESSIONS,
     CONTROL_WORDS,
     CONTROLLED_WORDS,
+    COUNT_VALUES,
     COUNT_WORDS,
     DEGREE_WORDS,
     FOLLOW_UP_BREAKS,
@@ -56,6 +57,7 @@ from pipeline.extraction.stats import Significance, Statistic, nearest_significa
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
+SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
@@ -775,12 +777,30 @@ def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
         elif word in ("(", "["):
             depth = max(0, depth - 1)
         elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in SPREAD_MARKERS):
-            value = _value_of(word)
+            value = _share_of(words, start, i)
             if depth == 0:
                 return value
             if inside is None:
                 inside = value
     return inside
+
+
+def _share_of(words: Sequence[str], start: int, i: int) -> float:
+    """The number at `i`, or the count before it over it when it is a whole ('15 of
+    3552', 'one case out of 3632 deliveries'): arms of different sizes compare by rate."""
+    whole = _value_of(words[i])
+    of = i - 1
+    if of <= start or words[of] != "of" or whole == 0:
+        return whole
+    before = of - 1 if words[of - 1] == "out" else of
+    for k in range(before - 1, max(start, before - SHARE_LOOKBACK) - 1, -1):
+        if words[k] in ("total", "number", "(", ")", ","):
+            break
+        if words[k] in COUNT_VALUES:
+            return COUNT_VALUES[words[k]] / whole
+        if _NUMBER.match(words[k]) and not words[k].endswith("%"):
+            return _value_of(words[k]) / whole
+    return whole
 
 
 def _value_of(word: str) -> float:
