@@ -32,6 +32,7 @@ from pipeline.extraction.lexicon import (
     ADVERSE_OUTCOME_WORDS,
     GENERIC_OUTCOME_WORDS,
     GOOD_OUTCOME_WORDS,
+    REDUCTION_OUTCOME_WORDS,
     TIME_OUTCOME_WORDS,
     Lexicon,
 )
@@ -171,6 +172,7 @@ class RuleExtractor:
         implicit), with the rules' reading of it."""
         adverse = _adverse(tail)
         timed = _timed(tail)
+        reduction = _reduction(tail)
         for start, tail_mentions in tails.items():
             head_mentions = heads.get(start, [])
             if not parsed.readable(start) or not (head_mentions or implicit_head):
@@ -178,7 +180,8 @@ class RuleExtractor:
             sentence = parsed.sentence(start)
             tail_mention = max(tail_mentions, key=lambda m: m.score)
             arms = comparators.get(start, [])
-            reading = read(sentence, tail_mention, head_mentions, arms, adverse, timed)
+            reading = read(sentence, tail_mention, head_mentions, arms, adverse, timed,
+                           reduction)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 
@@ -291,6 +294,12 @@ def _time_points(entity: Entity) -> frozenset[float]:
 def _timed(entity: Entity) -> bool:
     """Whether the outcome is a time ('time to recovery', 'duration of labour')."""
     return not TIME_OUTCOME_WORDS.isdisjoint(_name_words(entity))
+
+
+def _reduction(entity: Entity) -> bool:
+    """Whether the outcome is named as a fall ('reduction in pain', 'decline of FEV1')."""
+    words = [w for w in _name_words(entity) if w not in ("the", "a", "mean", "greater")]
+    return len(words) > 2 and words[0] in REDUCTION_OUTCOME_WORDS and words[1] in ("in", "of")
 
 
 def _name_words(entity: Entity) -> list[str]:

@@ -159,6 +159,9 @@ VALENCE_CUES = _forms("improv:e,ed,es,ing,ement,ements", "better", "worse",
 # 'recovered earlier' or 'faster' is less of it, 'later' or 'slower' more.
 PACE_CUES = frozenset({"earlier", "faster", "sooner", "quicker", "later", "slower"})
 TIME_OUTCOME_WORDS = frozenset({"time", "times", "duration", "latency"})
+# 'reduction in pain', 'decline of FEV1': an outcome named as its own fall.
+REDUCTION_OUTCOME_WORDS = frozenset({"reduction", "reductions", "decrease", "decreases",
+                                     "decline", "fall", "drop", "lowering"})
 # Words that make an outcome named after something adverse a good one ('pain relief',
 # 'symptom improvement', 'pain-free', 'protection against infection', 'smoking cessation').
 GOOD_OUTCOME_WORDS = _forms("relief", "improvement:,s", "free", "protection", "resolution",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pipeline.extraction.lexicon import (
     AMOUNT_LEADS,
@@ -160,16 +160,22 @@ class Candidate:
 
 def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
          comparators: Sequence[Mention], adverse_tail: bool = False,
-         timed_tail: bool = False) -> Reading | None:
+         timed_tail: bool = False, reduction_tail: bool = False) -> Reading | None:
     """The head -> tail polarity this sentence states about the tail mention, or None when
     it states none (an aim, no cue, or a significant result without a direction).
     `adverse_tail` says the tail is something patients want less of (pain, mortality), so
     that 'improved' reads as a decrease; `timed_tail` that it is a time ('time to
-    recovery'), so that 'recovered earlier' reads as a decrease. Arms alike at baseline is
-    not a null finding: it says how the arms began."""
+    recovery'), so that 'recovered earlier' reads as a decrease; `reduction_tail` that it
+    is named as a fall ('reduction in pain'), so that a sentence on the pain itself reads
+    the other way. Arms alike at baseline is not a null finding: it says how the arms
+    began."""
     reading = _read(sentence, tail, heads, comparators, adverse_tail, timed_tail)
     if reading is not None and reading.polarity == 0 and sentence.at_baseline:
         return None
+    if reading is not None and reduction_tail and not any(
+            sentence.words[i] in SIGN_OF for i in range(tail.start, tail.end)):
+        # 'reduction in pain' matched as 'pain': less pain is more reduction
+        return replace(reading, polarity=-reading.polarity)
     return reading
 
 
