@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pipeline.extraction.extractor import RuleExtractor
-from pipeline.extraction.picker import time_points
+from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Query
 
 

@@ -42,12 +42,13 @@ from pipeline.extraction.mentions import MentionFinder
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.naming import SpanNamer, ner_linker
 from pipeline.extraction.nlp import build_nlp, configured_model
-from pipeline.extraction.picker import SentencePicker, SentenceSignals, time_points
+from pipeline.extraction.picker import SentencePicker, SentenceSignals
 from pipeline.extraction.resolve import EntityResolver
 from pipeline.extraction.rows import evidence_row, one_finding_per_pair
 from pipeline.extraction.rules import Candidate, Reading, read
 from pipeline.extraction.settings import ExtractorSettings
 from pipeline.extraction.stats import Significance
+from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Evidence, Query
 
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports

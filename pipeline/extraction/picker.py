@@ -13,13 +13,13 @@ abstract's readings are pooled, and choose the sentence the fallback classifier 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.extraction.lexicon import COUNT_VALUES, SIGN_OF
+from pipeline.extraction.lexicon import SIGN_OF
 from pipeline.extraction.rules import Sentence, is_amount
 from pipeline.extraction.stats import Significance
+from pipeline.extraction.timepoints import same_time, time_points
 
 # What was done or who took part ('were randomised', 'were enrolled'), not what happened.
 DESIGN_WORDS = frozenset({"randomized", "randomised", "randomly", "enrolled", "allocated",
@@ -38,16 +38,6 @@ RESULT_WORDS = frozenset({"significant", "significantly", "differ", "differed", 
                           "different", "difference", "differences", "versus", "vs",
                           "compared", "than"})
 RESULT_SECTIONS = ("RESULT", "FINDING", "EFFICACY", "SAFETY")
-# Days in a unit of time, to compare the time point an outcome names with a sentence's.
-_UNIT_DAYS = {
-    **dict.fromkeys(("min", "mins", "minute", "minutes"), 1 / 1440),
-    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 1 / 24),
-    **dict.fromkeys(("d", "day", "days"), 1.0),
-    **dict.fromkeys(("wk", "wks", "week", "weeks"), 7.0),
-    **dict.fromkeys(("mo", "month", "months"), 365.25 / 12),
-    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), 365.25),
-}
-_DECIMAL = re.compile(r"\d+(?:\.\d+)?$")
 CONCLUSION_SECTIONS = ("CONCLUSION", "INTERPRETATION", "SUMMARY", "DISCUSSION")
 
 
@@ -122,7 +112,7 @@ class SentencePicker:
         score += w.title * (signals.title or section == "TITLE")
         if signals.when:
             named = time_points(sentence.words[sentence.start:sentence.end])
-            same = any(_close(a, b) for a in named for b in signals.when)
+            same = any(same_time(a, b) for a in named for b in signals.when)
             score += w.same_time * same + w.other_time * (bool(named) and not same)
         return score
 
@@ -147,25 +137,3 @@ class SentencePicker:
         best = max(scores)
         sharpness = self.weights.sharpness
         return [math.exp(sharpness * (s - best)) for s in scores]
-
-
-def time_points(words: Sequence[str]) -> frozenset[float]:
-    """The time points words name ('at 12 months', 'two-year follow-up', '48 h'), in
-    days."""
-    points = set()
-    for i, word in enumerate(words[:-1]):
-        if word in COUNT_VALUES:
-            value = float(COUNT_VALUES[word])
-        elif _DECIMAL.match(word):
-            value = float(word)
-        else:
-            continue
-        unit = words[i + 2] if words[i + 1] == "-" and i + 2 < len(words) else words[i + 1]
-        if unit in _UNIT_DAYS:
-            points.add(value * _UNIT_DAYS[unit])
-    return frozenset(points)
-
-
-def _close(a: float, b: float) -> bool:
-    """The same time point in other units ('12 months', '1 year')."""
-    return abs(a - b) <= 0.05 * max(a, b)
