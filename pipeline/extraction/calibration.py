@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.extraction.lexicon import VALENCE_CUES, WEAK_CUES
-from pipeline.extraction.rules import Candidate, Reading
+from pipeline.extraction.rules import NUMBERS_CUE, Candidate, Reading
 from pipeline.resources import shipped
 
 CLASSES = (-1, 0, 1)
@@ -43,7 +43,7 @@ def features(candidate: Candidate) -> list[str]:
     polarity = reading.polarity
     out += [f"rule={polarity}", f"sig={reading.significance.name}",
             f"rule={polarity}&sig={reading.significance.name}",
-            f"weak_cue={reading.cue in WEAK_CUES}", f"numbers={reading.cue == '<numbers>'}",
+            f"weak_cue={reading.cue in WEAK_CUES}", f"numbers={reading.cue == NUMBERS_CUE}",
             f"no_cue={not reading.cue}", f"flip={reading.flipped}", f"neg={reading.negated}",
             f"null_phrase={reading.null_phrase}", f"hedge={reading.hedged}",
             f"rule={polarity}&hedge={reading.hedged}",

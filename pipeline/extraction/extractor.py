@@ -174,6 +174,7 @@ class RuleExtractor:
         adverse = _adverse(tail)
         timed = _timed(tail)
         reduction = _reduction(tail)
+        when = _time_points(tail)
         for start, tail_mentions in tails.items():
             head_mentions = heads.get(start, [])
             if not parsed.readable(start) or not (head_mentions or implicit_head):
@@ -182,7 +183,7 @@ class RuleExtractor:
             tail_mention = max(tail_mentions, key=lambda m: m.score)
             arms = comparators.get(start, [])
             reading = read(sentence, tail_mention, head_mentions, arms, adverse, timed,
-                           reduction)
+                           reduction, when)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 

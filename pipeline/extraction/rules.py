@@ -53,11 +53,14 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
+from pipeline.extraction.timepoints import same_time, time_positions
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
+NUMBERS_CUE = "<numbers>"  # the cue of a reading from the arms' values
+TIME_PREPOSITIONS = frozenset({"at", "after", "by", "in", "on", "until", "to"})
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
@@ -160,16 +163,21 @@ class Candidate:
 
 def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
          comparators: Sequence[Mention], adverse_tail: bool = False,
-         timed_tail: bool = False, reduction_tail: bool = False) -> Reading | None:
+         timed_tail: bool = False, reduction_tail: bool = False,
+         when: frozenset[float] = frozenset()) -> Reading | None:
     """The head -> tail polarity this sentence states about the tail mention, or None when
     it states none (an aim, no cue, or a significant result without a direction).
     `adverse_tail` says the tail is something patients want less of (pain, mortality), so
     that 'improved' reads as a decrease; `timed_tail` that it is a time ('time to
     recovery'), so that 'recovered earlier' reads as a decrease; `reduction_tail` that it
     is named as a fall ('reduction in pain'), so that a sentence on the pain itself reads
-    the other way. Arms alike at baseline is not a null finding: it says how the arms
-    began."""
+    the other way; `when` the time points the outcome names (days), so that a sentence
+    that says different things at different times is read at the outcome's. Arms alike
+    at baseline is not a null finding: it says how the arms began."""
     reading = _read(sentence, tail, heads, comparators, adverse_tail, timed_tail)
+    if reading is not None and when:
+        reading = _read_at(when, sentence, tail, heads, comparators, adverse_tail,
+                           timed_tail) or reading
     if reading is not None and reading.polarity == 0 and sentence.at_baseline:
         return None
     if reading is not None and reduction_tail and not any(
@@ -270,7 +278,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         numeric = _numeric_direction(sentence, start, _contrast_end(words, end, sentence.end),
                                      tail, heads, comparators)
         if numeric is not None and significance is Significance.SIGNIFICANT:
-            return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, "<numbers>")
+            return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, NUMBERS_CUE)
         if stat is not None and stat.significance is Significance.NOT_SIGNIFICANT:
             return Reading(0, _bounded(0.5 - 0.15 * hedged), significance, hedged=hedged)
         # an estimate whose interval excludes the null gives its own direction, even when
@@ -304,6 +312,34 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     confidence += 0.05 * bool(heads)
     confidence -= 0.2 * hedged
     return Reading(polarity, _bounded(confidence), significance, cue, flipped, hedged)
+
+
+def _read_at(when: frozenset[float], sentence: Sentence, tail: Mention,
+             heads: Sequence[Mention], comparators: Sequence[Mention], adverse_tail: bool,
+             timed_tail: bool) -> Reading | None:
+    """'lower at 1 min, but no difference at 5 min' asked at 5 min: the clause naming the
+    outcome's time point, when the tail's clause does not; 'higher at 4 weeks (but not at
+    4 months)' asked at 4 months: a null. None when the tail's own reading stands."""
+    words = sentence.words
+    start, end = _clause(sentence, tail)
+    named = [i for i, days in time_positions(words, sentence.start, sentence.end)
+             if any(same_time(days, point) for point in when)]
+    if not named:
+        return None
+    inside = [i for i in named if start <= i < end]
+    if inside:
+        i = inside[0]
+        if i > 1 and words[i - 2] == "not" and words[i - 1] in TIME_PREPOSITIONS:
+            return Reading(0, _bounded(0.55 - 0.15 * sentence.hedged),
+                           Significance.NOT_REPORTED, hedged=sentence.hedged)
+        return None
+    # a word of the clause must say it: the arms' numbers read from a time point are
+    # as likely a data list as the finding at that time
+    reading = _read(sentence, Mention(named[0], named[0] + 1, tail.score), heads,
+                    comparators, adverse_tail, timed_tail)
+    if reading is None or reading.polarity and reading.cue in ("", NUMBERS_CUE):
+        return None
+    return reading
 
 
 def _bounded(value: float) -> float:
