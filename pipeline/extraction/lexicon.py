@@ -225,12 +225,11 @@ BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
                     ("before", "intervention"), ("before", "treatment"),
                     ("baseline", "characteristics"), ("prior", "to", "treatment"),
                     ("prior", "to", "the", "intervention"))
-# 'one or more', 'two or fewer': a count before 'or' makes the comparative an amount.
-COUNT_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight",
-                         "nine", "ten"})
 # Numbers written as words ('one case out of 3632', 'two-year follow-up').
 COUNT_VALUES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty": 20}
+# 'one or more', 'two or fewer': a count before 'or' makes the comparative an amount.
+COUNT_WORDS = frozenset(word for word, value in COUNT_VALUES.items() if value <= 10)
 # 'more than a decade', 'less than half', 'more than two': an amount follows.
 AMOUNT_LEADS = COUNT_WORDS | {"a", "an", "half", "twice", "double"}
 # Plain degree words, read as comparatives only right before the outcome in a clause that
