@@ -318,6 +318,9 @@ WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
         "both", "all", "each", "either"]}}, {"OP": "?"}, {"OP": "?"}, {"OP": "?"},
      {"LOWER": {"IN": ["groups", "group", "arms", "arm", "cases", "treatments"]}}],
     [{"LOWER": {"IN": ["in", "within", "for"]}}, {"LOWER": "both"}],
+    # 'All groups showed improved speed of processing'
+    [{"LOWER": "all"}, {"OP": "?"}, {"LOWER": {"IN": ["groups", "arms"]}},
+     {"LOWER": {"IN": ["showed", "improved", "increased", "decreased", "reduced", "had"]}}],
     [{"LOWER": "within"}, {"ORTH": "-", "OP": "?"}, {"LOWER": {"IN": ["group", "groups"]}}],
 ]
 

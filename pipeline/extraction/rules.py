@@ -539,7 +539,8 @@ def _graded_change(words: Sequence[str], start: int, end: int) -> int | None:
     """The first comparative that grades a change word ('greater increase', 'more
     decrease'), from `start` to the end of the sentence."""
     for i in range(start, end - 1):
-        if words[i] in GRADING_WORDS and words[i + 1] in CHANGE_WORDS:
+        if words[i] in GRADING_WORDS and (words[i + 1] in CHANGE_WORDS
+                                          or words[i + 1] in VALENCE_CUES):
             return i
     return None
 
