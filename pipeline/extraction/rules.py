@@ -195,6 +195,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     start, end = _clause(sentence, tail)
     words = sentence.words
     arm_tokens = {i for m in (*heads, *comparators) for i in m.tokens}
+    head_tokens = {i for m in heads for i in m.tokens}
     parenthesised = _parenthesised(words, start, end, tail)
     # the words inside the outcome's mention are its name ('the pain increase in the
     # neck was lower'), not what the sentence says happened to it
@@ -217,8 +218,10 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # a null inside the outcome's name, matched as written, is part of it ('success,
         # without antibiotic change')
         _nearest_span([s for s in sentence.nulls if start <= s[0] < end
-                       and not (tail.exact and tail.start <= s[0] < tail.end)], tail),
-        _null_follow_up(sentence, end, arm_tokens)) if span is not None]
+                       and not (tail.exact and tail.start <= s[0] < tail.end)
+                       and not _likened_to_another(words, s, start, end, arm_tokens,
+                                                   head_tokens)], tail),
+        _null_follow_up(sentence, end, arm_tokens, head_tokens)) if span is not None]
     said_within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
     within = said_within or _both_arms_before(words, start, cue_at, heads, comparators)
@@ -239,7 +242,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                 significance is Significance.SIGNIFICANT
                 or _conjoined_apart(words, span[1], min(cue_at, tail.start))) and not (
                 span[0] > cue_at and _between_arms(words, span[1], sentence.end,
-                                                   arm_tokens)))]
+                                                   arm_tokens, head_tokens)))]
     null_span = null_spans[0] if null_spans else None
     graded = _graded_change(words, start, sentence.end) if within else None
     if graded is not None and not negated:
@@ -397,8 +400,24 @@ def _inside_parentheses(words: Sequence[str], start: int, end: int) -> set[int]:
     return inside
 
 
-def _null_follow_up(sentence: Sentence, end: int,
-                    arm_tokens: set[int]) -> tuple[int, int] | None:
+def _likened_to_another(words: Sequence[str], span: tuple[int, int], start: int, end: int,
+                        arm_tokens: set[int], head_tokens: set[int]) -> bool:
+    """'superior to placebo and similar to naproxen': a likeness to an arm other than the
+    comparator, which the clause names elsewhere, says nothing of the two compared."""
+    reference = span[1] + 1
+    if span[1] >= end or words[span[1]] not in ("to", "with"):
+        return False
+    while reference < end and words[reference] in ("the", "that", "those", "of", "both", "all",
+                                                    "each", "either"):
+        reference += 1
+    compared = arm_tokens - head_tokens
+    return (reference < end and reference not in arm_tokens
+            and words[reference] not in ARM_NOUNS and words[reference] not in CONTROL_WORDS
+            and any(start <= i < end and not span[0] <= i < reference for i in compared))
+
+
+def _null_follow_up(sentence: Sentence, end: int, arm_tokens: set[int],
+                    head_tokens: set[int]) -> tuple[int, int] | None:
     """'X was more frequent with A (79% vs 69%), but the difference was not significant':
     a null phrase in the next clause, whose subject refers back to the tail's finding or
     which is said of the arms with no subject of its own ('improved over time but did not
@@ -426,17 +445,23 @@ def _null_follow_up(sentence: Sentence, end: int,
     # statistical significance'; not 'but no significant difference among infants who ...')
     of_the_finding = any(words[i].startswith("signific") for i in range(*span)) and (
         span[1] >= stop or words[span[1]] in (".", ",", "(", ")"))
-    return span if of_the_finding or _between_arms(words, span[1], stop, arm_tokens) else None
+    return span if of_the_finding or _between_arms(words, span[1], stop, arm_tokens,
+                                                   head_tokens) else None
 
 
-def _between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[int]) -> bool:
+def _between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[int],
+                  head_tokens: set[int]) -> bool:
     """'improved over time but did not differ between groups', 'reduced with all
     treatments, with no differences between groups': a null said of the arms is the
-    between-arm finding, whatever change each arm saw."""
+    between-arm finding, whatever change each arm saw; not one said between the
+    intervention's own doses ('no difference between etoricoxib 90 and 120 mg')."""
     for i in range(after, min(end, after + BETWEEN_WINDOW)):
         if words[i] in ("between", "among"):
-            return any(words[j] in ARM_NOUNS or j in arm_tokens
-                       for j in range(i + 1, min(end, i + 1 + BETWEEN_WINDOW)))
+            named = range(i + 1, min(end, i + 1 + BETWEEN_WINDOW))
+            if any(words[j] in ARM_NOUNS or j in arm_tokens - head_tokens for j in named):
+                return True
+            return any(j in head_tokens for j in named) and "and" not in (
+                words[j] for j in named if j not in head_tokens)
     return False
 
 
