@@ -355,8 +355,10 @@ def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     did not differ, B improved') puts a tail after its comma in the main clause."""
     words = sentence.words
     start = sentence.start
+    depth = 0  # a ';' inside parentheses ('(52%; 95% CI 43.8-60.3)') ends no clause
     for i in range(tail.start - 1, sentence.start - 1, -1):
-        if _breaks(words, i) and (words[i] != "although" or i > sentence.start):
+        depth = max(0, depth + (words[i] in (")", "]")) - (words[i] in ("(", "[")))
+        if not depth and _breaks(words, i) and (words[i] != "although" or i > sentence.start):
             start = i + 1
             break
     if (words[start] in CONCESSIONS if start == sentence.start
@@ -365,8 +367,10 @@ def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
         if comma is not None:
             start = comma + 1
     end = sentence.end
+    depth = 0
     for i in range(tail.end, sentence.end):
-        if _breaks(words, i):
+        depth = max(0, depth + (words[i] in ("(", "[")) - (words[i] in (")", "]")))
+        if not depth and _breaks(words, i):
             end = i
             break
     return start, end
