@@ -60,6 +60,8 @@ _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
 NUMBERS_CUE = "<numbers>"  # the cue of a reading from the arms' values
+# Words before the arm a likeness names ('similar to that of naproxen', 'with both A and B').
+REFERENCE_LEADS = frozenset({"the", "that", "those", "of", "both", "all", "each", "either"})
 TIME_PREPOSITIONS = frozenset({"at", "after", "by", "in", "on", "until", "to"})
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
@@ -408,16 +410,14 @@ def _likened_to_another(words: Sequence[str], span: tuple[int, int], start: int,
                         arm_tokens: set[int], head_tokens: set[int]) -> bool:
     """'superior to placebo and similar to naproxen': a likeness to an arm other than the
     comparator, which the clause names elsewhere, says nothing of the two compared."""
-    reference = span[1] + 1
     if span[1] >= end or words[span[1]] not in ("to", "with"):
         return False
-    while reference < end and words[reference] in ("the", "that", "those", "of", "both", "all",
-                                                    "each", "either"):
+    reference = span[1] + 1
+    while reference < end and words[reference] in REFERENCE_LEADS:
         reference += 1
-    compared = arm_tokens - head_tokens
     return (reference < end and reference not in arm_tokens
             and words[reference] not in ARM_NOUNS and words[reference] not in CONTROL_WORDS
-            and any(start <= i < end and not span[0] <= i < reference for i in compared))
+            and any(start <= i < end for i in arm_tokens - head_tokens))
 
 
 def _null_follow_up(sentence: Sentence, end: int, arm_tokens: set[int],
