@@ -23,6 +23,7 @@ from pipeline.evaluation.medevidence import (
     evaluate_policy,
     halves,
     majority_note,
+    study_facts,
 )
 from pipeline.evaluation.metrics import (
     bootstrap_ci,
@@ -46,6 +47,7 @@ from pipeline.evaluation.tuning import tune
 from pipeline.inference.evidence_body import FirmnessRule
 from pipeline.inference.features import FEATURE_VERSION
 from pipeline.recordings import write_steps
+from pipeline.retrieval.medevidence import read_medevidence
 from pipeline.stopping.policies import FixedBudget, KLOnly
 from pipeline.stopping.structural import DensityStability, EvidencePlateau, PathDiscovery
 from pipeline.stopping.thresholds import thresholds_from_json
@@ -434,6 +436,37 @@ def test_five_way_mapping_by_hand() -> None:
         "no difference")
     assert FiveWay().answer([me_step(1, "Decreases", (("p", -1, 0.5),))], StudyFacts()) == (
         "lower")
+
+
+def test_a_question_against_a_control_needs_a_study_with_one() -> None:
+    # question "0" asks against a control; p1 and p2 compared active treatments only, p3
+    # (not read until step 3) had a placebo arm; question "9" does not ask against one
+    run = [me_step(1, "Decreases", (("p1", -1, 0.6),)),
+           me_step(2, "Decreases", (("p2", -1, 0.5),)),
+           me_step(3, "Decreases", (("p3", 0, 0.2),))]
+    facts = StudyFacts(control_arms={"0": {"p1": False, "p2": False, "p3": True}})
+    assert FiveWay().answer(run[:2], facts) == "insufficient data"
+    assert FiveWay().answer(run, facts) == "lower"
+    other = [replace(s, query_id="9") for s in run[:2]]
+    assert FiveWay().answer(other, facts) == "lower"
+
+
+def test_study_facts_mark_the_control_arms_of_questions_against_a_control(
+        tmp_path: Path) -> None:
+    def row(qid: str, comparator: str, abstracts: dict[str, str]) -> str:
+        return json.dumps({
+            "question_id": qid, "answer": "higher",
+            "question": f"Is pain higher, lower, or the same when comparing zinc to "
+                        f"{comparator}?",
+            "sources": {p: {"title": "t", "content": a, "date": "2001"}
+                        for p, a in abstracts.items()}})
+    data = tmp_path / "q.jsonl"
+    data.write_text("\n".join([
+        row("0", "placebo", {"1": "Zinc versus acetic acid.", "2": "Zinc or placebo."}),
+        row("1", "surgery", {"3": "Zinc versus surgery."}),  # not against a control
+    ]) + "\n", encoding="utf-8")
+    facts = study_facts(read_medevidence(data))
+    assert facts.control_arms == {"0": {"1": False, "2": True}}
 
 
 def test_medevidence_tunes_on_even_ids_and_reports_odd_ones() -> None:

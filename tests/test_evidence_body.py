@@ -88,6 +88,18 @@ def test_insufficient_data_comes_before_the_design() -> None:
     assert FirmnessRule(min_reporting=0.5).judge(body, 1) is Firmness.INSUFFICIENT
 
 
+@pytest.mark.parametrize(("controlled", "firmness"), [
+    (False, Firmness.INSUFFICIENT),  # asked against placebo; every study was head to head
+    (True, Firmness.DEFINITE),
+    (None, Firmness.DEFINITE),  # not asked against a control, or search hits
+])
+def test_a_body_without_the_control_arm_asked_is_insufficient(controlled: bool | None,
+                                                              firmness: Firmness) -> None:
+    body = EvidenceBody.of(BODY.findings, participants=240, controlled=controlled)
+    assert FirmnessRule().judge(body, 1) is firmness
+    assert FirmnessRule().judge(body, 0) is firmness
+
+
 def test_no_study_is_insufficient_whatever_the_rule() -> None:
     assert FirmnessRule(min_studies=0).judge(EvidenceBody.of([]), 0) is Firmness.INSUFFICIENT
 

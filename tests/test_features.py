@@ -7,7 +7,13 @@ import math
 
 import pytest
 
-from pipeline.extraction.study import participants, randomised, sample_size
+from pipeline.extraction.study import (
+    has_control_arm,
+    names_control,
+    participants,
+    randomised,
+    sample_size,
+)
 from pipeline.inference.features import (
     FAVOURABLE,
     FEATURE_GROUPS,
@@ -145,3 +151,34 @@ def test_participants_from_the_text(text: str, size: int | None) -> None:
 ])
 def test_design_from_the_text(title: str, text: str, design: bool | None) -> None:
     assert randomised(Abstract("1", title, text)) is design
+
+
+@pytest.mark.parametrize(("comparator", "control"), [
+    ("placebo", True),
+    ("sham intervention", True),
+    ("usual care", True),
+    ("no drainage", True),
+    ("without supplementation", True),
+    ("surgery", False),  # an active treatment
+    ("ibuprofen 400 mg", False),
+    ("scaling at a 12 month interval", False),
+])
+def test_a_comparator_of_no_active_treatment(comparator: str, control: bool) -> None:
+    assert names_control(comparator) is control
+
+
+ARMS = ("retroperitoneal drainage", "no drainage")
+
+
+@pytest.mark.parametrize(("title", "text", "has_arm"), [
+    ("", "We assigned 40 adults to zinc or placebo.", True),
+    ("Zinc versus usual care", "Adults took zinc.", True),  # the title names it
+    ("", "Women were assigned to an exercise (n=110) or comparison (n=113) group.", True),
+    ("Drains versus no drains", "Pelvic surgery.", True),  # the treatment withheld
+    ("", "In the other arm no drains were inserted.", True),
+    ("", "Drainage was performed in one arm and not in the other.", False),  # too far
+    ("", "Ethanol injection was compared with acetic acid injection.", False),
+    ("", "There was no difference in lymphocysts.", False),  # 'no' before another word
+])
+def test_a_control_arm_from_the_text(title: str, text: str, has_arm: bool) -> None:
+    assert has_control_arm(Abstract("1", title, text), ARMS) is has_arm

@@ -2,9 +2,10 @@
 
 A question's studies are read one per step in publication-date order (the way evidence
 accumulated for the review). The five answers come from the state at the stop:
-- no path at all, no study with a direct finding, or fewer than `min_reporting` of the
-  studies read giving one (the review's studies mostly do not report the outcome) ->
-  insufficient data;
+- no path at all, no study with a direct finding, fewer than `min_reporting` of the
+  studies read giving one (the review's studies mostly do not report the outcome), or a
+  question against no active treatment (placebo, sham, usual care, 'no X') of which no
+  study read had such an arm -> insufficient data;
 - the studies read have fewer than `min_participants` participants between them, or none
   of them was randomised (pipeline/inference/evidence_body.py) -> uncertain effect;
 - else the posterior's label: Increases -> higher, Decreases -> lower, NoEffect -> no
@@ -28,7 +29,7 @@ from sklearn.metrics import recall_score
 
 from pipeline.evaluation.harness import direct_rows
 from pipeline.evaluation.metrics import bootstrap_ci
-from pipeline.extraction.study import participants, randomised
+from pipeline.extraction.study import has_control_arm, names_control, participants, randomised
 from pipeline.inference.evidence_body import (
     EvidenceBody,
     Firmness,
@@ -59,10 +60,13 @@ MIN_REPORTING_GRID = (0.0, 0.25, 0.5)
 @dataclass(frozen=True)
 class StudyFacts:
     """What the abstracts say about their studies, by PMID, for the studies that say it:
-    how many participants they had and whether they were randomised."""
+    how many participants they had and whether they were randomised; and, by question
+    (only the questions against no active treatment), whether each of its studies had
+    an arm without active treatment."""
 
     participants: Mapping[str, int] = field(default_factory=dict)
     randomised: Mapping[str, bool] = field(default_factory=dict)
+    control_arms: Mapping[str, Mapping[str, bool]] = field(default_factory=dict)
 
 
 def read_recorded_questions(records: list[Path], data: Path
@@ -82,16 +86,19 @@ def read_recorded_questions(records: list[Path], data: Path
 def evidence_body(read: Sequence[StepRecord], facts: StudyFacts) -> EvidenceBody:
     """The direct findings of the studies read (one per study, its most confident), the
     participants of the studies read that state their size (None when none does), how
-    many studies were read (all of them the review's included studies) and whether any
-    was randomised (None when none states its design)."""
+    many studies were read (all of them the review's included studies), whether any
+    was randomised (None when none states its design) and, for a question against no
+    active treatment, whether any had such an arm (None for other questions)."""
     studies = {p for step in read for p in step.retrieved_pmids}
     stated = [facts.participants[p] for p in studies if p in facts.participants]
     designs = [facts.randomised[p] for p in studies if p in facts.randomised]
+    arms = facts.control_arms.get(read[-1].query_id) if read else None
     return EvidenceBody.of((StudyFinding(str(e["pmid"]), int(e["polarity"]),
                                          float(e["confidence"]), str(e.get("sentence", "")))
                             for e in direct_rows(read)),
                            sum(stated) if stated else None, len(studies),
-                           any(designs) if designs else None)
+                           any(designs) if designs else None,
+                           any(arms.get(p, False) for p in studies) if arms is not None else None)
 
 
 @dataclass(frozen=True)
@@ -264,17 +271,23 @@ def across_reviews_note(runs: Mapping[str, Sequence[StepRecord]], stops: Mapping
 
 
 def study_facts(questions: Iterable[MedEvidenceQuestion]) -> StudyFacts:
-    """Participants and design of every study of these questions that states them."""
+    """Participants and design of every study of these questions that states them, and
+    for each question against no active treatment which of its studies had such an arm."""
     sizes: dict[str, int] = {}
     designs: dict[str, bool] = {}
+    control_arms: dict[str, dict[str, bool]] = {}
     for question in questions:
+        if question.comparator and names_control(question.comparator):
+            arms = (question.intervention, question.comparator)
+            control_arms[question.id] = {a.pmid: has_control_arm(a, arms)
+                                         for a in question.abstracts}
         for abstract in question.abstracts:
             size, design = participants(abstract), randomised(abstract)
             if size is not None:
                 sizes[abstract.pmid] = size
             if design is not None:
                 designs[abstract.pmid] = design
-    return StudyFacts(sizes, designs)
+    return StudyFacts(sizes, designs, control_arms)
 
 
 def write_firmness(rule: FirmnessRule, path: Path, provenance: dict[str, object]) -> None:

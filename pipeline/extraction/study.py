@@ -11,7 +11,9 @@ The study's size, read two ways:
   whether a body of evidence is large enough to be precise (GRADE's imprecision).
 And its design, `randomised`: whether it says it randomised its participants, or says it
 was observational or otherwise not randomised (GRADE starts the certainty of evidence
-from non-randomised studies low).
+from non-randomised studies low); and `has_control_arm`: whether it had an untreated,
+placebo, sham or usual-care arm at all (a trial of two active treatments says nothing
+about either against no treatment: GRADE's indirectness).
 All are cheap regular-expression searches.
 """
 
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from pipeline.extraction.lexicon import CONTROL_WORDS
+from pipeline.extraction.mentions import STOP_WORDS
 from pipeline.model import Abstract
 
 SAMPLE_SIZE = re.compile(
@@ -83,3 +87,41 @@ def randomised(abstract: Abstract) -> bool | None:
     if RANDOMISED.search(NOT_RANDOMISED.sub(" ", text)):
         return True
     return False if NON_RANDOMISED_DESIGNS.search(text) else None
+
+
+_WORD = re.compile(r"[\w-]+")
+# Words that name an arm without treatment besides CONTROL_WORDS ('the comparison group').
+CONTROL_ARM_WORDS = CONTROL_WORDS | {"comparison", "unsupplemented"}
+# 'no drains were inserted', 'did not exercise': an arm named as the treatment withheld.
+WITHHOLDING_WORDS = frozenset({"no", "without", "not", "non"})
+WITHHELD_REACH = 2  # the treatment word within this many words of the withholding word
+ARM_WORD_CHARS = 4  # 'drains' / 'drainage', 'exercise' / 'exercised' meet on this prefix
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def names_control(comparator: str) -> bool:
+    """Whether a question's comparator is no active treatment: placebo, sham, usual or
+    standard care, a control, or 'no X' / 'without X'."""
+    words = _words(comparator)
+    return not CONTROL_WORDS.isdisjoint(words) or words[:1] in (["no"], ["without"])
+
+
+def _arm_prefixes(names: tuple[str, ...]) -> set[str]:
+    return {w[:ARM_WORD_CHARS] for name in names for w in _words(name)
+            if len(w) > 2 and w not in STOP_WORDS and w not in WITHHOLDING_WORDS}
+
+
+def has_control_arm(abstract: Abstract, arms: tuple[str, ...]) -> bool:
+    """Whether the title or text names an arm without active treatment: a control word
+    ('placebo', 'usual care', 'comparison group'), or one of `arms` (the question's
+    intervention and comparator) withheld ('no drains were inserted')."""
+    words = _words(f"{abstract.title} {abstract.text}")
+    if not CONTROL_ARM_WORDS.isdisjoint(words):
+        return True
+    prefixes = _arm_prefixes(arms)
+    return any(word in WITHHOLDING_WORDS
+               and any(w[:ARM_WORD_CHARS] in prefixes for w in words[i + 1:i + 1 + WITHHELD_REACH])
+               for i, word in enumerate(words))

@@ -37,25 +37,29 @@ class EvidenceBody:
     participants of all the studies read that state how many they had (None when none
     does: an unstated size is no evidence of a small study), how many studies were read
     (None when the studies read are not a review's included studies: off-topic search
-    hits say nothing about how often the outcome is reported), and whether any study
+    hits say nothing about how often the outcome is reported), whether any study
     read was randomised (False when those that state their design are all observational
-    or non-randomised, None when none states it)."""
+    or non-randomised, None when none states it), and, when the question compares with
+    no active treatment (placebo, sham, usual care, 'no X'), whether any study read had
+    such an arm (None otherwise, and for search hits as for `studies_read`)."""
 
     findings: tuple[StudyFinding, ...]
     participants: int | None = None
     studies_read: int | None = None
     randomised: bool | None = None
+    controlled: bool | None = None
 
     @classmethod
     def of(cls, findings: Iterable[StudyFinding], participants: int | None = None,
-           studies_read: int | None = None, randomised: bool | None = None) -> EvidenceBody:
+           studies_read: int | None = None, randomised: bool | None = None,
+           controlled: bool | None = None) -> EvidenceBody:
         best: dict[str, StudyFinding] = {}
         for finding in findings:
             kept = best.get(finding.pmid)
             if kept is None or finding.confidence > kept.confidence:
                 best[finding.pmid] = finding
         return cls(tuple(best[pmid] for pmid in sorted(best)), participants, studies_read,
-                   randomised)
+                   randomised, controlled)
 
     @property
     def studies(self) -> int:
@@ -84,7 +88,11 @@ class FirmnessRule:
     defaults; docs/evaluation.md says why). Besides them, a body with no randomised study
     (every study read that states its design is observational or non-randomised) is
     always an uncertain effect: GRADE starts such evidence at low certainty, and any
-    further concern makes it very low; a rule, not a threshold, so nothing to tune.
+    further concern makes it very low; and a body none of whose studies had the control
+    arm the question asks about (the question compares with placebo, sham or no
+    treatment, the studies only compare active treatments) is insufficient data: none of
+    them measured the comparison asked (GRADE's indirectness). Both are rules, not
+    thresholds, so nothing to tune.
 
     Args:
         min_studies: fewer studies with a direct finding than this is insufficient data.
@@ -112,7 +120,7 @@ class FirmnessRule:
     def judge(self, body: EvidenceBody, polarity: int) -> Firmness:
         """How firmly `body` supports the answer whose polarity is `polarity`."""
         reporting = body.reporting_share
-        if body.studies < max(1, self.min_studies) or (
+        if body.studies < max(1, self.min_studies) or body.controlled is False or (
                 reporting is not None and reporting < self.min_reporting):
             return Firmness.INSUFFICIENT
         small = (polarity == 0 and body.participants is not None
