@@ -85,7 +85,8 @@ NULL_PHRASES = (
     "no changes", "was not associated", "were not associated", "not associated",
     "no association", "no effect", "no effects", "no impact", "no benefit",
     "did not reach statistical significance", "did not reach significance",
-    "failed to reach", "failed to show", "failed to demonstrate", "did not improve",
+    "failed to reach", "failed to show", "failed to demonstrate", "failed to find",
+    "failed to detect", "failed to observe", "did not improve",
     "as effective as", "as safe as", "equally effective", "not different",
     "no evidence of", "neither", "no clear difference", "no relevant difference",
     "no detectable", "no clinically", "remained stable", "n.s.", "ns",
@@ -225,13 +226,18 @@ BASELINE_PHRASES = (("at", "baseline"), ("before", "the", "intervention"),
                     ("before", "intervention"), ("before", "treatment"),
                     ("baseline", "characteristics"), ("prior", "to", "treatment"),
                     ("prior", "to", "the", "intervention"))
+# Units of a drug's dose ('etoricoxib 60 mg'): a number before one is a dose.
+DOSE_UNITS = frozenset({"mg", "g", "mcg", "µg", "ug", "ml", "iu", "u", "units", "mmol",
+                        "micrograms", "milligrams", "grams"})
 # Numbers written as words ('one case out of 3632', 'two-year follow-up').
 COUNT_VALUES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty": 20}
 # 'one or more', 'two or fewer': a count before 'or' makes the comparative an amount.
 COUNT_WORDS = frozenset(word for word, value in COUNT_VALUES.items() if value <= 10)
-# 'more than a decade', 'less than half', 'more than two': an amount follows.
-AMOUNT_LEADS = COUNT_WORDS | {"a", "an", "half", "twice", "double"}
+# 'more than a decade', 'less than half', 'more than two', 'more than doubled': an amount
+# follows.
+AMOUNT_LEADS = COUNT_WORDS | {"a", "an", "half", "twice", "double", "doubled", "tripled",
+                              "trebled", "quadrupled", "halved"}
 # Plain degree words, read as comparatives only right before the outcome in a clause that
 # compares the arms ('relatively low prevalence compared to the control houses').
 DEGREE_WORDS = {"low": -1, "high": 1}
@@ -311,6 +317,11 @@ NULL_PATTERNS: list[list[dict[str, Any]]] = [
                        "changed", "affected", "influenced", "modified"]}}],
     [{"LOWER": {"IN": ["equally", "similarly"]}}, {"LOWER": {"IN": [
         "effective", "efficacious", "safe", "well", "good"]}}],
+    # "does not have a significantly larger effect", "did not show any benefit"
+    [{"LOWER": {"IN": ["did", "does", "do", "had", "has"]}}, {"LOWER": {"IN": ["not", "n't"]}},
+     {"LOWER": {"IN": ["have", "show", "produce", "exert", "yield", "confer", "provide"]}},
+     {"LOWER": {"IN": ["a", "an", "any"]}, "OP": "?"}, {"OP": "?"}, {"OP": "?"},
+     {"LOWER": {"IN": _NULL_PATTERN_NOUNS}}],
 ]
 # A change within every arm says nothing about the difference between arms.
 WITHIN_PATTERNS: list[list[dict[str, Any]]] = [

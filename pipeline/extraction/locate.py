@@ -9,8 +9,11 @@ them apart.
 
 from __future__ import annotations
 
+import re
+
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
+from pipeline.extraction.lexicon import DOSE_UNITS
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.model import Entity, Query
 
@@ -19,6 +22,9 @@ Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, i
 # measure ('retention in care at 12 months', 'tear volume for murine dry eye').
 QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", "over",
                              "among", "for", "until", "measured", "assessed"})
+_DOSE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:{'|'.join(sorted(DOSE_UNITS))})\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?$")
+DOSE_REACH = 2  # tokens on either side of an arm's mention where its dose is written
 
 
 def outcome_head(name: str) -> str | None:
@@ -63,14 +69,18 @@ class MentionLocator:
         if not outcome and head is not None:
             outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
         if query.comparator is None:
-            return self.mentions(parsed, arm, self.arm_threshold), outcome, {}
+            return (_same_dose(parsed, self.mentions(parsed, arm, self.arm_threshold),
+                               query.intervention), outcome, {})
         other = self.terms(parsed, query.comparator)
         shared = arm.stems & other.stems
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either
         same = {p.lower() for p in arm.phrases} & {p.lower() for p in other.phrases}
-        return (self.mentions(parsed, arm.without(shared, same), self.arm_threshold), outcome,
-                self.mentions(parsed, other.without(shared, same), self.arm_threshold))
+        return (_same_dose(parsed, self.mentions(parsed, arm.without(shared, same),
+                                                 self.arm_threshold), query.intervention),
+                outcome,
+                _same_dose(parsed, self.mentions(parsed, other.without(shared, same),
+                                                 self.arm_threshold), query.comparator))
 
     def mentions(self, parsed: ParsedAbstract, terms: Terms,
                  threshold: float | None = None) -> Mentions:
@@ -91,3 +101,29 @@ class MentionLocator:
             if inside:
                 found[start] = inside
         return {start: found[start] for start in sorted(found)}  # in reading order
+
+
+def _same_dose(parsed: ParsedAbstract, found: Mentions, arm: Entity) -> Mentions:
+    """The arm's fuzzy mentions without those written with another dose: in a
+    dose-ranging trial 'higher than etoricoxib 60 mg' is not about '120 mg etoricoxib'."""
+    doses = set(_DOSE.findall(arm.name))
+    if not doses:
+        return found
+    words = parsed.words
+    kept: Mentions = {}
+    for start, mentions in found.items():
+        same = [m for m in mentions if m.exact or not _other_dose(words, m, doses)]
+        if same:
+            kept[start] = same
+    return kept
+
+
+def _other_dose(words: list[str], mention: Mention, doses: set[str]) -> bool:
+    """Whether a dose that is none of `doses` is written next to the mention, and none
+    of them inside it."""
+    if not doses.isdisjoint(words[mention.start:mention.end]):
+        return False
+    near = [*range(mention.end, mention.end + DOSE_REACH),
+            *range(mention.start - DOSE_REACH, mention.start)]
+    return any(0 <= i < len(words) - 1 and _NUMBER.match(words[i]) is not None
+               and words[i] not in doses and words[i + 1] in DOSE_UNITS for i in near)

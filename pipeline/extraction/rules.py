@@ -29,6 +29,7 @@ from pipeline.extraction.lexicon import (
     CONCESSIONS,
     CONTROL_WORDS,
     CONTROLLED_WORDS,
+    COPULAS,
     COUNT_VALUES,
     COUNT_WORDS,
     DEGREE_WORDS,
@@ -51,7 +52,7 @@ from pipeline.extraction.lexicon import (
     VALENCE_CUES,
     WEAK_CUES,
 )
-from pipeline.extraction.mentions import Mention
+from pipeline.extraction.mentions import STOP_WORDS, Mention
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 from pipeline.extraction.timepoints import same_time, time_positions
 
@@ -74,6 +75,7 @@ FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer ba
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
 BETWEEN_WINDOW = 4  # tokens after a null phrase, then after 'between', naming the arms
+ARM_LEAD = 2  # tokens after a preposition in which the arm it leads to begins ("in the A group")
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
 DEGREE_WINDOW = 2  # tokens before the outcome a plain 'low' / 'high' may stand
 
@@ -258,6 +260,10 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         return Reading(polarity, _bounded(0.6 - 0.15 * hedged), significance, words[graded],
                        hedged=hedged)
     if within and cue_at is not None and not negated:
+        compared = _compared_after(sentence, end, heads, comparators)
+        if compared is not None:
+            return Reading(compared[0], _bounded(0.6 - 0.15 * hedged), significance,
+                           words[compared[1]], hedged=hedged)
         return Reading(0, _bounded(0.45 - 0.15 * hedged), significance, words[cue_at],
                        hedged=hedged)
     if null_span is not None and not negated and cue_at is None and set(
@@ -378,6 +384,26 @@ def _clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     return start, end
 
 
+def _compared_after(sentence: Sentence, end: int, heads: Sequence[Mention],
+                    comparators: Sequence[Mention]) -> tuple[int, int] | None:
+    """'rose in both groups but was lower with A than with B': after a change within
+    every arm, a clause with no subject of its own that compares the arms is the
+    between-arm finding; (polarity, the comparative's token) or None."""
+    words = sentence.words
+    if end >= sentence.end or words[end] != "but":
+        return None
+    stop = next((i for i in range(end + 1, sentence.end) if _breaks(words, i)), sentence.end)
+    cue = end + 1
+    while cue < stop and (words[cue] in COPULAS or words[cue] in SIGNIFICANT_WORDS):
+        cue += 1
+    if cue in (end + 1, stop) or (words[cue] not in MORE_WORDS and words[cue] not in LESS_WORDS):
+        return None
+    if not _arms(sentence, cue, stop, heads, comparators):
+        return None
+    flipped = _comparator_is_subject(sentence, cue, stop, cue, heads, comparators)
+    return SIGN_OF[words[cue]] * (-1 if flipped else 1), cue
+
+
 def _contrast_end(words: Sequence[str], end: int, sentence_end: int) -> int:
     """'48% of the patients in the A group, whereas 10% of the B group': the contrast
     clause holds the other arm's value, so the arms' numbers are read up to its end."""
@@ -458,15 +484,38 @@ def _between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[in
     """'improved over time but did not differ between groups', 'reduced with all
     treatments, with no differences between groups': a null said of the arms is the
     between-arm finding, whatever change each arm saw; not one said between the
-    intervention's own doses ('no difference between etoricoxib 90 and 120 mg')."""
+    intervention's own doses ('no difference between etoricoxib 90 and 120 mg'). A null
+    said of the intervention itself is its finding too ('higher for CBT and GET, but did
+    not differ for APT'; 'but this difference was not significant in the face-to-face
+    group'). Not a null between the comparator and a third arm ('between the digoxin and
+    placebo groups')."""
+    if after + 1 < end and words[after] in ARM_PREPOSITIONS and any(
+            j in head_tokens for j in range(after + 1, min(end, after + 1 + ARM_LEAD))):
+        return True
     for i in range(after, min(end, after + BETWEEN_WINDOW)):
         if words[i] in ("between", "among"):
             named = range(i + 1, min(end, i + 1 + BETWEEN_WINDOW))
+            if _third_arm(words, i, named, arm_tokens, head_tokens):
+                return False
             if any(words[j] in ARM_NOUNS or j in arm_tokens - head_tokens for j in named):
                 return True
             return any(j in head_tokens for j in named) and "and" not in (
                 words[j] for j in named if j not in head_tokens)
     return False
+
+
+def _third_arm(words: Sequence[str], between: int, named: range, arm_tokens: set[int],
+               head_tokens: set[int]) -> bool:
+    """'between the digoxin and placebo groups': an arm named, the intervention not, and
+    before the 'and' a word that is neither an arm's mention nor a word for an arm."""
+    if not head_tokens.isdisjoint(named) or arm_tokens.isdisjoint(named):
+        return False
+    joined = next((j for j in named if words[j] == "and"), None)
+    return joined is not None and any(
+        words[j].isalpha() and j not in arm_tokens and words[j] not in STOP_WORDS
+        and words[j] not in ARM_NOUNS and words[j] not in TREATED_WORDS
+        and words[j] not in CONTROL_WORDS and words[j] not in COUNT_WORDS
+        for j in range(between + 1, joined))
 
 
 def _conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:
@@ -678,6 +727,8 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
     words = sentence.words
     inside = _inside_parentheses(words, start, end)
     for marker_start, marker_end in sentence.compares:
+        if marker_start > 0 and is_amount(words, marker_start - 1):
+            continue  # 'more than doubled with A': an amount, no reference
         if start <= marker_start < end and not (marker_start in inside
                                                 and cue_at not in inside):
             # ('placebo 1.1 vs. X 9.5') in parentheses lists values, it names no reference;
