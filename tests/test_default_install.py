@@ -62,6 +62,20 @@ def test_query_on_the_simulated_source_runs_without_torch(tmp_path: Path) -> Non
     assert '"label": "Beneficial"' in result.stdout
 
 
+def test_query_on_the_graph_loads_neither_spacy_nor_torch(tmp_path: Path) -> None:
+    """`--source kg` answers from the stored graph: it must start without the extractor's
+    spaCy (the README's start-up figure), so importing spaCy fails here as torch does."""
+    no_spacy = NO_TORCH.replace('== "torch"', 'in ("torch", "spacy", "thinc")')
+    assert no_spacy != NO_TORCH
+    result = subprocess.run(
+        [sys.executable, "-c", no_spacy + "from pipeline.cli import main; main()", "query",
+         "zinc", "common cold duration", "--direction", "decrease", "--source", "kg",
+         "--json", "--db", str(tmp_path / "g.sqlite")],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "NEO4J_URI": ""})
+    assert result.returncode == 0, result.stderr
+    assert '"paths": []' in result.stdout  # an empty graph: no path, and no traceback
+
+
 def test_prm_train_without_torch_is_one_line_saying_how_to_install_it(
         tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", HIDE_TORCH, "prm", "train", "--records",

@@ -184,6 +184,18 @@ RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio",
                             "hazard ratio", "risk ratio", "relative risk"})
 DIFFERENCE_MEASURES = frozenset({"md", "smd", "wmd", "rd", "mean difference", "difference",
                                  "beta", "β"})
+# Words that name no entity: function words, arm and people nouns, units and frequencies
+# (an entity's keywords and a phrase's content words leave them out).
+STOP_WORDS = frozenset({
+    "the", "a", "an", "of", "in", "on", "and", "or", "with", "for", "to", "by", "at", "from",
+    "as", "vs", "vs.", "versus", "plus", "alone", "its", "their", "this", "that", "than",
+    "was", "were", "is", "are", "be", "been", "who", "which", "per", "each", "any", "all",
+    "both", "only", "into", "via", "after", "before", "during", "within", "without", "not",
+    "no", "s", "'s", "i", "we", "it", "other", "these", "those", "such", "using", "used",
+    "receiving", "received", "given", "including", "included", "group", "groups", "arm",
+    "arms", "patients", "participants", "subjects", "people", "children", "adults", "women",
+    "men", "mg", "kg", "ml", "g", "h", "min", "day", "daily", "once", "twice", "weekly",
+})
 # Outcome words that carry little identity: "rate of X" is about X.
 GENERIC_OUTCOME_WORDS = frozenset({
     "rate", "rates", "risk", "incidence", "number", "level", "levels", "mean", "median",

@@ -18,7 +18,12 @@ from spacy.attrs import LOWER, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from pipeline.extraction.lexicon import COUNT_WORDS, GENERIC_OUTCOME_WORDS, SAME_OUTCOME_WORDS
+from pipeline.extraction.lexicon import (
+    COUNT_WORDS,
+    GENERIC_OUTCOME_WORDS,
+    SAME_OUTCOME_WORDS,
+    STOP_WORDS,
+)
 from pipeline.extraction.text import clean_name
 from pipeline.model import Entity
 
@@ -28,16 +33,6 @@ MAX_GAP = 3  # tokens between two keywords of one mention
 MAX_PHRASE_TOKENS = 12
 PATTERN_CACHE = 10_000
 
-STOP_WORDS = frozenset({
-    "the", "a", "an", "of", "in", "on", "and", "or", "with", "for", "to", "by", "at", "from",
-    "as", "vs", "vs.", "versus", "plus", "alone", "its", "their", "this", "that", "than",
-    "was", "were", "is", "are", "be", "been", "who", "which", "per", "each", "any", "all",
-    "both", "only", "into", "via", "after", "before", "during", "within", "without", "not",
-    "no", "s", "'s", "i", "we", "it", "other", "these", "those", "such", "using", "used",
-    "receiving", "received", "given", "including", "included", "group", "groups", "arm",
-    "arms", "patients", "participants", "subjects", "people", "children", "adults", "women",
-    "men", "mg", "kg", "ml", "g", "h", "min", "day", "daily", "once", "twice", "weekly",
-})
 # The second half of compound adjectives ('drug-induced', 'age-related').
 LINKING_WORDS = frozenset({"related", "associated", "induced", "based", "specific",
                            "dependent", "like", "free", "derived", "mediated"})

@@ -48,11 +48,12 @@ from pipeline.extraction.lexicon import (
     RANKED_WORDS,
     SIGN_OF,
     SIGNIFICANT_WORDS,
+    STOP_WORDS,
     TREATED_WORDS,
     VALENCE_CUES,
     WEAK_CUES,
 )
-from pipeline.extraction.mentions import STOP_WORDS, Mention
+from pipeline.extraction.mentions import Mention
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 from pipeline.extraction.timepoints import same_time, time_positions
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.extraction.lexicon import CONTROL_WORDS
-from pipeline.extraction.mentions import STOP_WORDS
+from pipeline.extraction.lexicon import CONTROL_WORDS, STOP_WORDS
 from pipeline.model import Abstract
 
 SAMPLE_SIZE = re.compile(
