@@ -174,6 +174,8 @@ ARMS = ("retroperitoneal drainage", "no drainage")
     ("", "We assigned 40 adults to zinc or placebo.", True),
     ("Zinc versus usual care", "Adults took zinc.", True),  # the title names it
     ("", "Women were assigned to an exercise (n=110) or comparison (n=113) group.", True),
+    ("", "Drainage or best supportive care after surgery.", True),
+    ("", "Drainage was compared with watchful waiting.", True),
     ("Drains versus no drains", "Pelvic surgery.", True),  # the treatment withheld
     ("", "In the other arm no drains were inserted.", True),
     ("", "Drainage was performed in one arm and not in the other.", False),  # too far

@@ -89,8 +89,12 @@ def randomised(abstract: Abstract) -> bool | None:
 
 
 _WORD = re.compile(r"[\w-]+")
-# Words that name an arm without treatment besides CONTROL_WORDS ('the comparison group').
-CONTROL_ARM_WORDS = CONTROL_WORDS | {"comparison", "unsupplemented"}
+# Words that name an arm without active treatment besides CONTROL_WORDS ('the comparison
+# group', 'best supportive care', 'expectant management', 'watchful waiting', 'wait list',
+# 'a dummy tablet'); a word too many only keeps the rule from firing.
+CONTROL_ARM_WORDS = CONTROL_WORDS | {"comparison", "unsupplemented", "supportive", "expectant",
+                                     "watchful", "waiting", "wait", "dummy", "inactive",
+                                     "nontreated", "non-treated"}
 # 'no drains were inserted', 'did not exercise': an arm named as the treatment withheld.
 WITHHOLDING_WORDS = frozenset({"no", "without", "not", "non"})
 WITHHELD_REACH = 2  # the treatment word within this many words of the withholding word
