@@ -393,7 +393,7 @@ def _compared_after(sentence: Sentence, end: int, heads: Sequence[Mention],
     words = sentence.words
     if end >= sentence.end or words[end] != "but":
         return None
-    stop = next((i for i in range(end + 1, sentence.end) if _breaks(words, i)), sentence.end)
+    stop = _next_break(words, end + 1, sentence.end)
     cue = end + 1
     while cue < stop and (words[cue] in COPULAS or words[cue] in SIGNIFICANT_WORDS):
         cue += 1
@@ -410,7 +410,7 @@ def _contrast_end(words: Sequence[str], end: int, sentence_end: int) -> int:
     clause holds the other arm's value, so the arms' numbers are read up to its end."""
     if end >= sentence_end or words[end] not in ("whereas", "while"):
         return end
-    return next((i for i in range(end + 1, sentence_end) if _breaks(words, i)), sentence_end)
+    return _next_break(words, end + 1, sentence_end)
 
 
 def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) -> set[int]:
@@ -462,7 +462,7 @@ def _null_follow_up(sentence: Sentence, end: int, arm_tokens: set[int],
     first = end + 1
     while first < sentence.end and (words[first] == "," or _breaks(words, first)):
         first += 1  # '; however, this decrease ...'
-    stop = next((i for i in range(first, sentence.end) if _breaks(words, i)), sentence.end)
+    stop = _next_break(words, first, sentence.end)
     span = next((s for s in sentence.nulls if first <= s[0] < stop), None)
     if span is None:
         return None
@@ -548,6 +548,11 @@ def _breaks(words: Sequence[str], i: int) -> bool:
     following = words[i + 1] if i + 1 < len(words) else ""
     return (words[i] in CLAUSE_BREAKS and not (words[i] == "but" and following == "not")
             or words[i] == "except" and following == "that")
+
+
+def _next_break(words: Sequence[str], first: int, end: int) -> int:
+    """The end of the clause that begins at `first`: its next boundary, else `end`."""
+    return next((i for i in range(first, end) if _breaks(words, i)), end)
 
 
 def _distance(start: int, end: int, mention: Mention) -> int:
