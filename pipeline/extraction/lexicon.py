@@ -117,6 +117,9 @@ HEDGES = frozenset({"may", "might", "could", "possibly", "perhaps", "suggest", "
                     "speculate", "unclear", "uncertain", "conflicting", "numerically",
                     "marginally", "borderline", "modest", "slightly", "seem", "seems"})
 # A sentence with one of these states an aim or a question, not a finding.
+# A sentence on how two measures go together ('correlations between changes in atheroma
+# volume and triglycerides', 'response was not correlated with age') compares no arms.
+CORRELATION_WORDS = _forms("correlat:e,ed,es,ing,ion,ions")
 OBJECTIVE_WORDS = frozenset({"whether", "aimed", "aim", "aims", "objective", "objectives",
                              "purpose", "hypothesis", "hypothesized", "hypothesised",
                              "investigate", "evaluate", "assess", "determine", "examine",
@@ -178,6 +181,21 @@ ADVERSE_OUTCOME_WORDS = _forms(
     "lesion:,s", "hypersensitivity", "impairment", "dysfunction", "burden",
     "sleepiness", "constipation", "diarrhoea", "diarrhea", "agitation", "delirium",
     "reaction:,s", "irritability",
+    # symptoms, events and behaviours a trial wants fewer of
+    "conflict:,s", "problem:,s", "difficult:y,ies", "aggression", "hyperactivity",
+    "inattention", "impulsivity", "anger", "hostility", "compulsive", "compulsion:,s",
+    "obsessive", "obsession:,s", "repetitive", "stereotyp:y,ies", "hallucination:,s",
+    "psychosis", "suicidal", "suicidality", "tremor:,s", "spasticity", "wheez:e,ing",
+    "awakening:,s", "hospitalization:,s", "hospitalisation:,s", "readmission:,s",
+    "incontinence", "leakage", "tenderness", "erythema", "scarring", "hypotension",
+    "hypoglycemia", "hypoglycaemia", "bradycardia", "tachycardia", "shivering",
+    "drowsiness", "dizziness", "headache:,s", "fever", "rash", "obstruction", "stenosis",
+    "restenosis", "thrombosis", "embolism", "occlusion", "rejection", "dependence",
+    "rescue", "apnea", "apnoea", "snoring", "hypoxemia", "hypoxaemia", "desaturation",
+    "atelectasis", "hoarseness", "cramp:,s", "spasm:,s", "seizure:,s", "stroke:,s",
+    "infarction", "fracture:,s", "caries", "plaque", "gingivitis", "anemia", "anaemia",
+    "malnutrition", "stunting", "parasitemia", "parasitaemia", "sore", "nightmares",
+    "sweating", "flushing", "bloating", "flatulence",
 )
 # Ratio measures have a null value of 1, differences of 0.
 RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio", "odds ratio",

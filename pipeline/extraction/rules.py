@@ -30,6 +30,7 @@ from pipeline.extraction.lexicon import (
     CONTROL_WORDS,
     CONTROLLED_WORDS,
     COPULAS,
+    CORRELATION_WORDS,
     COUNT_VALUES,
     COUNT_WORDS,
     DEGREE_WORDS,
@@ -75,6 +76,11 @@ BOTH_ARMS_GAP = 2  # 'both the A and B groups': tokens from 'both' to the first 
 FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer back to it
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
+# 'Compared with ..., ' / 'In comparison to ..., ' / 'Relative to ..., ' opening a sentence
+# (after at most a section label): the phrase up to its comma, within this many tokens.
+OPENING_MARKERS = frozenset({"compared", "comparison", "relative", "versus"})
+OPENING_LEADS = frozenset({"as", "when", "in"})
+OPENING_REACH = 15
 BETWEEN_WINDOW = 4  # tokens after a null phrase, then after 'between', naming the arms
 ARM_LEAD = 2  # tokens after a preposition in which the arm it leads to begins ("in the A group")
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
@@ -112,6 +118,11 @@ class Sentence:
         if self.stats:
             return False
         return not OBJECTIVE_WORDS.isdisjoint(self.words[self.start:self.end])
+
+    @property
+    def relates_measures(self) -> bool:
+        """A correlation between two measures, not a comparison of arms."""
+        return not CORRELATION_WORDS.isdisjoint(self.words[self.start:self.end])
 
     @property
     def says_significant(self) -> bool:
@@ -195,7 +206,7 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
 def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
           comparators: Sequence[Mention], adverse_tail: bool,
           timed_tail: bool) -> Reading | None:
-    if sentence.is_aim:
+    if sentence.is_aim or sentence.relates_measures:
         return None
     start, end = _clause(sentence, tail)
     words = sentence.words
@@ -731,6 +742,9 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
     if not arms:
         return False
     words = sentence.words
+    opening = _opening_reference(sentence, arms, cue_at)
+    if opening is not None:
+        return opening == "I"
     inside = _inside_parentheses(words, start, end)
     for marker_start, marker_end in sentence.compares:
         if marker_start > 0 and is_amount(words, marker_start - 1):
@@ -764,6 +778,26 @@ def _comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C"
+
+
+def _opening_reference(sentence: Sentence, arms: list[tuple[int, int, str]],
+                       cue_at: int) -> str | None:
+    """'Compared to lenses worn by subjects in group I, lenses worn by group II subjects
+    showed more ...': a sentence that opens on a comparison names its reference in the
+    phrase up to the first comma, however far into it the arm sits. The role of that arm,
+    or None when the sentence does not open so (or an arm comes before the phrase)."""
+    words = sentence.words
+    for marker_start, marker_end in sentence.compares:
+        lead = [w for w in words[sentence.start:marker_start] if w not in OPENING_LEADS]
+        if len(lead) > 1 or (lead and not lead[0].isalpha()) or OPENING_MARKERS.isdisjoint(
+                words[marker_start:marker_end]):
+            continue
+        comma = next((j for j in range(marker_end, min(cue_at, marker_end + OPENING_REACH))
+                      if words[j] == ","), None)
+        named = [a for a in arms if marker_end <= a[0] < comma] if comma is not None else []
+        if named and all(a[0] >= marker_start for a in arms):
+            return named[0][2]
+    return None
 
 
 def _from_to(words: Sequence[str], after: int, before: int,
@@ -922,9 +956,16 @@ def _share_of(words: Sequence[str], start: int, i: int) -> float:
     if of <= start or words[of] != "of" or whole == 0:
         return whole
     before = of - 1 if words[of - 1] == "out" else of
+    if words[before - 1] == ")":
+        # 'eight (53%) of 15': the count's own percentage stands between it and 'of'
+        opening = next((j for j in range(before - 2, max(start, before - SHARE_LOOKBACK - 2),
+                                         -1) if words[j] == "("), None)
+        before = opening if opening is not None else before
     for k in range(before - 1, max(start, before - SHARE_LOOKBACK) - 1, -1):
         if words[k] in ("total", "number", "(", ")", ","):
             break
+        if words[k] == "none":
+            return 0.0  # 'compared with none of 16 in the placebo group'
         if words[k] in COUNT_VALUES:
             return COUNT_VALUES[words[k]] / whole
         if _NUMBER.match(words[k]) and not words[k].endswith("%"):
