@@ -126,6 +126,11 @@ OBJECTIVE_WORDS = frozenset({"whether", "aimed", "aim", "aims", "objective", "ob
                              "explore", "compare", "designed", "sought", "remains", "unknown",
                              "unclear", "uncertain", "conflicting", "controversial",
                              "rationale", "protocol", "estimate"})
+# A sentence that opens on a comparison ('Compared with ..., ', 'As compared to ..., ',
+# 'In comparison to ..., ', 'Relative to ..., ', after at most a section label) names its
+# reference arm in the phrase up to its comma.
+OPENING_MARKERS = frozenset({"compared", "comparison", "relative", "versus"})
+OPENING_LEADS = frozenset({"as", "when", "in"})
 # "than X", "compared with X": X is the reference arm.
 COMPARE_PHRASES = ("compared with", "compared to", "in comparison with", "in comparison to",
                    "relative to", "as compared with", "as compared to", "when compared with",

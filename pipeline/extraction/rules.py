@@ -43,6 +43,8 @@ from pipeline.extraction.lexicon import (
     MORE_WORDS,
     NEGATIONS,
     OBJECTIVE_WORDS,
+    OPENING_LEADS,
+    OPENING_MARKERS,
     PACE_CUES,
     PREDICATE_LEADS,
     PREDICATE_ONLY,
@@ -76,11 +78,7 @@ BOTH_ARMS_GAP = 2  # 'both the A and B groups': tokens from 'both' to the first 
 FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer back to it
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
-# 'Compared with ..., ' / 'In comparison to ..., ' / 'Relative to ..., ' opening a sentence
-# (after at most a section label): the phrase up to its comma, within this many tokens.
-OPENING_MARKERS = frozenset({"compared", "comparison", "relative", "versus"})
-OPENING_LEADS = frozenset({"as", "when", "in"})
-OPENING_REACH = 15
+OPENING_REACH = 15  # tokens after an opening 'Compared with' in which its comma ends it
 BETWEEN_WINDOW = 4  # tokens after a null phrase, then after 'between', naming the arms
 ARM_LEAD = 2  # tokens after a preposition in which the arm it leads to begins ("in the A group")
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
