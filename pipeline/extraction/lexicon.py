@@ -207,6 +207,10 @@ RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio",
                             "hazard ratio", "risk ratio", "relative risk"})
 DIFFERENCE_MEASURES = frozenset({"md", "smd", "wmd", "rd", "mean difference", "difference",
                                  "beta", "β"})
+# Words before an outcome's head noun that do not name another measure ('significant
+# gain', 'mean gain', 'greater gain'): what is said of the outcome, not which one it is.
+NOT_RIVAL_MODIFIERS = frozenset({"average", "weekly", "daily", "monthly", "total", "net",
+                                 "overall", "absolute", "relative", "cumulative"})
 # Words that name no entity: function words, arm and people nouns, units and frequencies
 # (an entity's keywords and a phrase's content words leave them out).
 STOP_WORDS = frozenset({

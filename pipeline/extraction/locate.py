@@ -13,7 +13,22 @@ import re
 
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
-from pipeline.extraction.lexicon import DOSE_UNITS
+from pipeline.extraction.lexicon import (
+    CHANGE_PREPOSITIONS,
+    CLAUSE_BREAKS,
+    COPULAS,
+    DOSE_UNITS,
+    GENERIC_OUTCOME_WORDS,
+    GRADING_WORDS,
+    HEDGES,
+    NEGATIONS,
+    NOT_RIVAL_MODIFIERS,
+    SIGN_OF,
+    SIGNIFICANT_WORDS,
+    STOP_WORDS,
+    VALENCE_CUES,
+    WEAK_CUES,
+)
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.model import Entity, Query
 
@@ -25,6 +40,39 @@ QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", 
 _DOSE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:{'|'.join(sorted(DOSE_UNITS))})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 DOSE_REACH = 2  # tokens on either side of an arm's mention where its dose is written
+
+
+_NOT_RIVALS = (STOP_WORDS | GENERIC_OUTCOME_WORDS | NOT_RIVAL_MODIFIERS | frozenset(SIGN_OF)
+               | VALENCE_CUES | WEAK_CUES | SIGNIFICANT_WORDS | GRADING_WORDS | NEGATIONS
+               | HEDGES | COPULAS | CLAUSE_BREAKS | CHANGE_PREPOSITIONS)
+
+
+def _without_rival_measures(parsed: ParsedAbstract, terms: Terms,
+                            mentions: Mentions) -> Mentions:
+    """'Length gain' searched: 'weekly occipitofrontal circumference gain' and 'weight
+    gain' match it on the head noun alone, but are other measures. When the abstract
+    names the outcome's own modifier in some mention ('no difference in the length'),
+    a mention that is only the head noun under another content word is dropped."""
+    heads = {full[-1] for kw in terms.keywords
+             if len(full := [k for k, w in kw.items() if w >= 1.0]) >= 2}
+    if not heads or not any(parsed.stems[i] in terms.stems and parsed.stems[i] not in heads
+                            for found in mentions.values() for m in found for i in m.hits):
+        return mentions
+    kept = {start: [m for m in found if not _rival_measure(parsed, heads, terms, m)]
+            for start, found in mentions.items()}
+    return {start: found for start, found in kept.items() if found}
+
+
+def _rival_measure(parsed: ParsedAbstract, heads: set[str], terms: Terms, m: Mention) -> bool:
+    """A fuzzy mention whose one hit is the name's head noun, right after a content word
+    the name does not have, in the same sentence."""
+    if m.exact or len(m.hits) != 1 or m.hits[0] == 0 or parsed.stems[m.hits[0]] not in heads:
+        return False
+    before = m.hits[0] - 1
+    word = parsed.words[before].lower()
+    return (word.isalpha() and len(word) > 2 and not word.endswith(("ing", "ed", "ly"))
+            and word not in _NOT_RIVALS and parsed.stems[before] not in terms.stems
+            and parsed.sentence_of(before) == parsed.sentence_of(m.hits[0]))
 
 
 def outcome_head(name: str) -> str | None:
@@ -64,7 +112,9 @@ class MentionLocator:
         """Mentions of intervention, outcome and comparator; the arms are matched fuzzily
         only on the words that tell them apart."""
         arm = self.terms(parsed, query.intervention)
-        outcome = self.mentions(parsed, self.terms(parsed, query.outcome))
+        outcome_terms = self.terms(parsed, query.outcome)
+        outcome = _without_rival_measures(parsed, outcome_terms,
+                                          self.mentions(parsed, outcome_terms))
         head = outcome_head(query.outcome.name)
         if not outcome and head is not None:
             outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
