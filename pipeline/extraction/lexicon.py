@@ -207,10 +207,6 @@ RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio",
                             "hazard ratio", "risk ratio", "relative risk"})
 DIFFERENCE_MEASURES = frozenset({"md", "smd", "wmd", "rd", "mean difference", "difference",
                                  "beta", "β"})
-# Words before an outcome's head noun that do not name another measure ('significant
-# gain', 'mean gain', 'greater gain'): what is said of the outcome, not which one it is.
-NOT_RIVAL_MODIFIERS = frozenset({"average", "weekly", "daily", "monthly", "total", "net",
-                                 "overall", "absolute", "relative", "cumulative"})
 # Words that name no entity: function words, arm and people nouns, units and frequencies
 # (an entity's keywords and a phrase's content words leave them out).
 STOP_WORDS = frozenset({
@@ -323,6 +319,14 @@ CHANGE_VERBS = (INCREASE_VERBS | DECREASE_VERBS) - {
     w for w in MORE_WORDS | LESS_WORDS if not w.endswith("ed")}
 # A change verb after one of these is a predicate ('was reduced'), not an action on M.
 COPULAS = frozenset({"is", "was", "were", "are", "be", "been", "being", "remained"})
+# Words before an outcome's head noun that do not name another measure ('significant
+# gain', 'mean gain', 'greater gain', 'was gain'): what is said of the outcome, not which
+# one it is (locate.py: a rival measure is the head noun under any other content word).
+NOT_RIVAL_WORDS = (frozenset({"average", "weekly", "daily", "monthly", "total", "net",
+                              "overall", "absolute", "relative", "cumulative"})
+                   | STOP_WORDS | GENERIC_OUTCOME_WORDS | frozenset(SIGN_OF) | VALENCE_CUES
+                   | WEAK_CUES | SIGNIFICANT_WORDS | GRADING_WORDS | NEGATIONS | HEDGES
+                   | COPULAS | CLAUSE_BREAKS | CHANGE_PREPOSITIONS)
 # 'inhibition of M': the mechanism word is skipped, M is the mediator.
 MECHANISM_NOUNS = frozenset({"inhibition", "suppression", "activation", "stimulation",
                              "modulation", "blockade", "induction", "enhancement", "release",

@@ -13,22 +13,7 @@ import re
 
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
-from pipeline.extraction.lexicon import (
-    CHANGE_PREPOSITIONS,
-    CLAUSE_BREAKS,
-    COPULAS,
-    DOSE_UNITS,
-    GENERIC_OUTCOME_WORDS,
-    GRADING_WORDS,
-    HEDGES,
-    NEGATIONS,
-    NOT_RIVAL_MODIFIERS,
-    SIGN_OF,
-    SIGNIFICANT_WORDS,
-    STOP_WORDS,
-    VALENCE_CUES,
-    WEAK_CUES,
-)
+from pipeline.extraction.lexicon import DOSE_UNITS, NOT_RIVAL_WORDS
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.model import Entity, Query
 
@@ -40,11 +25,6 @@ QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", 
 _DOSE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:{'|'.join(sorted(DOSE_UNITS))})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 DOSE_REACH = 2  # tokens on either side of an arm's mention where its dose is written
-
-
-_NOT_RIVALS = (STOP_WORDS | GENERIC_OUTCOME_WORDS | NOT_RIVAL_MODIFIERS | frozenset(SIGN_OF)
-               | VALENCE_CUES | WEAK_CUES | SIGNIFICANT_WORDS | GRADING_WORDS | NEGATIONS
-               | HEDGES | COPULAS | CLAUSE_BREAKS | CHANGE_PREPOSITIONS)
 
 
 def _without_rival_measures(parsed: ParsedAbstract, terms: Terms,
@@ -71,7 +51,7 @@ def _rival_measure(parsed: ParsedAbstract, heads: set[str], terms: Terms, m: Men
     before = m.hits[0] - 1
     word = parsed.words[before].lower()
     return (word.isalpha() and len(word) > 2 and not word.endswith(("ing", "ed", "ly"))
-            and word not in _NOT_RIVALS and parsed.stems[before] not in terms.stems
+            and word not in NOT_RIVAL_WORDS and parsed.stems[before] not in terms.stems
             and parsed.sentence_of(before) == parsed.sentence_of(m.hits[0]))
 
 
