@@ -283,6 +283,14 @@ CHANGE_PREPOSITIONS = frozenset({"from", "to", "over", "since", "for", "with", "
                                  "vs", "vs.", "than", "above", "below"})
 ASSOCIATION_WORDS = frozenset({"associated", "correlated", "related", "linked"})
 LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
+# 'a similar score to C', 'the same rate as C': the head likened to the comparator.
+LIKENED_WORDS = LIKENESS_WORDS | {"equivalent", "identical", "same", "equal"}
+LIKENED_LINKS = frozenset({"to", "with", "as"})
+# 'reduced A but not B', 'efficacy against A but not against B': B is set apart from the
+# finding, so nothing moved it. The words that may stand between 'not' and B:
+SET_APART_MARKERS = frozenset({"but", "and"})
+SET_APART_LEADS = frozenset({"against", "on", "in", "for", "of", "the", "with", "to", "its",
+                             "their", "at"})
 SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
            **{w: -1 for w in DECREASE_VERBS | LESS_WORDS | WORSE_WORDS},
            "inversely": -1, "inverse": -1, "negatively": -1, "positively": 1,

@@ -39,6 +39,8 @@ from pipeline.extraction.lexicon import (
     GRADING_WORDS,
     HEDGES,
     LESS_WORDS,
+    LIKENED_LINKS,
+    LIKENED_WORDS,
     LIKENESS_WORDS,
     MORE_WORDS,
     NEGATIONS,
@@ -49,6 +51,8 @@ from pipeline.extraction.lexicon import (
     PREDICATE_LEADS,
     PREDICATE_ONLY,
     RANKED_WORDS,
+    SET_APART_LEADS,
+    SET_APART_MARKERS,
     SIGN_OF,
     SIGNIFICANT_WORDS,
     STOP_WORDS,
@@ -66,6 +70,10 @@ FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
 NUMBERS_CUE = "<numbers>"  # the cue of a reading from the arms' values
 # Words before the arm a likeness names ('similar to that of naproxen', 'with both A and B').
+SET_APART_REACH = 2  # words between 'but not' and the measure set apart ('but not against')
+LIKENESS_REACH = 8  # tokens from 'similar' to the 'to' before the comparator
+# Words that end the phrase a likeness word leads ('similar ... to C').
+PHRASE_BREAKS = frozenset({"to", "with", "than", "(", ")"})
 REFERENCE_LEADS = frozenset({"the", "that", "those", "of", "both", "all", "each", "either"})
 TIME_PREPOSITIONS = frozenset({"at", "after", "by", "in", "on", "until", "to"})
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
@@ -192,6 +200,10 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     if reading is not None and when:
         reading = _read_at(when, sentence, tail, heads, comparators, adverse_tail,
                            timed_tail) or reading
+    if reading is not None and reading.polarity and (
+            _set_apart(sentence.words, tail) or _likened_to_comparator(sentence, comparators)):
+        reading = Reading(0, _bounded(0.5 - 0.15 * sentence.hedged), reading.significance,
+                          hedged=sentence.hedged, null_phrase=True)
     if reading is not None and reading.polarity == 0 and sentence.at_baseline:
         return None
     if reading is not None and reduction_tail and not any(
@@ -199,6 +211,37 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # 'reduction in pain' matched as 'pain': less pain is more reduction
         return replace(reading, polarity=-reading.polarity)
     return reading
+
+
+def _set_apart(words: Sequence[str], tail: Mention) -> bool:
+    """'reduced A but not B', 'efficacy against A but not against B': the direction the
+    clause states is A's; the tail B is set apart from it."""
+    i = tail.start - 1
+    for _ in range(SET_APART_REACH):
+        if i < 0 or words[i] not in SET_APART_LEADS:
+            break
+        i -= 1
+    return i >= 1 and words[i] == "not" and words[i - 1] in SET_APART_MARKERS
+
+
+def _likened_to_comparator(sentence: Sentence, comparators: Sequence[Mention]) -> bool:
+    """'superior to placebo and acetaminophen, and a similar score to naproxen': the
+    sentence likens the head to the comparator, whatever it says of other arms. The
+    likeness word leads the phrase ending in 'to C' within LIKENESS_REACH tokens, with no
+    direction, bracket or other reference in between."""
+    words = sentence.words
+    for mention in comparators:
+        link = mention.start - 1
+        while link >= sentence.start and words[link] in REFERENCE_LEADS:
+            link -= 1
+        if link < sentence.start or words[link] not in LIKENED_LINKS:
+            continue
+        for i in range(link - 1, max(sentence.start, link - LIKENESS_REACH) - 1, -1):
+            if words[i] in LIKENED_WORDS:
+                return True
+            if words[i] in SIGN_OF or words[i] in PHRASE_BREAKS:
+                break
+    return False
 
 
 def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
