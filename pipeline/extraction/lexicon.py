@@ -286,11 +286,12 @@ LIKENESS_WORDS = frozenset({"similar", "comparable", "alike"})
 # 'a similar score to C', 'the same rate as C': the head likened to the comparator.
 LIKENED_WORDS = LIKENESS_WORDS | {"equivalent", "identical", "same", "equal"}
 LIKENED_LINKS = frozenset({"to", "with", "as"})
-# 'reduced A but not B', 'efficacy against A but not against B': B is set apart from the
-# finding, so nothing moved it. The words that may stand between 'not' and B:
+# 'reduced A but not B', 'efficacy against A but not against B', 'lower with drug A but
+# not with drug B': B is set apart from the finding, so nothing moved it (or it moved
+# nothing). The words that may stand between 'not' and B:
 SET_APART_MARKERS = frozenset({"but", "and"})
 SET_APART_LEADS = frozenset({"against", "on", "in", "for", "of", "the", "with", "to", "its",
-                             "their", "at"})
+                             "their", "at", "by", "among"})
 SIGN_OF = {**{w: 1 for w in INCREASE_VERBS | MORE_WORDS},
            **{w: -1 for w in DECREASE_VERBS | LESS_WORDS | WORSE_WORDS},
            "inversely": -1, "inverse": -1, "negatively": -1, "positively": 1,

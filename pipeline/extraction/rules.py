@@ -201,7 +201,9 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         reading = _read_at(when, sentence, tail, heads, comparators, adverse_tail,
                            timed_tail) or reading
     if reading is not None and reading.polarity and (
-            _set_apart(sentence.words, tail) or _likened_to_comparator(sentence, comparators)):
+            _set_apart(sentence.words, tail)
+            or (heads and _set_apart(sentence.words, max(heads, key=lambda m: m.score)))
+            or _likened_to_comparator(sentence, comparators)):
         reading = Reading(0, _bounded(0.5 - 0.15 * sentence.hedged), reading.significance,
                           hedged=sentence.hedged, null_phrase=True)
     if reading is not None and reading.polarity == 0 and sentence.at_baseline:
@@ -213,10 +215,11 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     return reading
 
 
-def _set_apart(words: Sequence[str], tail: Mention) -> bool:
-    """'reduced A but not B', 'efficacy against A but not against B': the direction the
-    clause states is A's; the tail B is set apart from it."""
-    i = tail.start - 1
+def _set_apart(words: Sequence[str], mention: Mention) -> bool:
+    """'reduced A but not B', 'efficacy against A but not against B', 'lower with drug A
+    but not with drug B': the direction the clause states is A's; the measure or arm B is
+    set apart from it."""
+    i = mention.start - 1
     for _ in range(SET_APART_REACH):
         if i < 0 or words[i] not in SET_APART_LEADS:
             break
