@@ -117,15 +117,15 @@ HEDGES = frozenset({"may", "might", "could", "possibly", "perhaps", "suggest", "
                     "speculate", "unclear", "uncertain", "conflicting", "numerically",
                     "marginally", "borderline", "modest", "slightly", "seem", "seems"})
 # A sentence with one of these states an aim or a question, not a finding.
-# A sentence on how two measures go together ('correlations between changes in atheroma
-# volume and triglycerides', 'response was not correlated with age') compares no arms.
-CORRELATION_WORDS = _forms("correlat:e,ed,es,ing,ion,ions")
 OBJECTIVE_WORDS = frozenset({"whether", "aimed", "aim", "aims", "objective", "objectives",
                              "purpose", "hypothesis", "hypothesized", "hypothesised",
                              "investigate", "evaluate", "assess", "determine", "examine",
                              "explore", "compare", "designed", "sought", "remains", "unknown",
                              "unclear", "uncertain", "conflicting", "controversial",
                              "rationale", "protocol", "estimate"})
+# A sentence on how two measures go together ('correlations between changes in atheroma
+# volume and triglycerides', 'response was not correlated with age') compares no arms.
+CORRELATION_WORDS = _forms("correlat:e,ed,es,ing,ion,ions")
 # A sentence that opens on a comparison ('Compared with ..., ', 'As compared to ..., ',
 # 'In comparison to ..., ', 'Relative to ..., ', after at most a section label) names its
 # reference arm in the phrase up to its comma.

@@ -70,11 +70,11 @@ _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
 NUMBERS_CUE = "<numbers>"  # the cue of a reading from the arms' values
-# Words before the arm a likeness names ('similar to that of naproxen', 'with both A and B').
 SET_APART_REACH = 2  # words between 'but not' and the measure set apart ('but not against')
 LIKENESS_REACH = 8  # tokens from 'similar' to the 'to' before the comparator
 # Words that end the phrase a likeness word leads ('similar ... to C').
 PHRASE_BREAKS = frozenset({"to", "with", "than", "(", ")"})
+# Words before the arm a likeness names ('similar to that of naproxen', 'with both A and B').
 REFERENCE_LEADS = frozenset({"the", "that", "those", "of", "both", "all", "each", "either"})
 TIME_PREPOSITIONS = frozenset({"at", "after", "by", "in", "on", "until", "to"})
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
