@@ -27,7 +27,7 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.mentions import DocTokens, abbreviation_pairs, stem_positions
 from pipeline.extraction.nlp import parse
-from pipeline.extraction.rules import Sentence
+from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import find_statistics
 from pipeline.extraction.text import clean_text
 from pipeline.model import Abstract

@@ -7,8 +7,8 @@ itself are resolved in `linking.py` (MeSH UI when grounded, else the normalised 
 
 `RuleExtractor` wires the steps together and turns readings into rows; each step has its
 own module: `document.py` (parsing and flattening an abstract), `locate.py` (where the
-entities are mentioned), `rules.py` (reading a sentence, with the words of
-`lexicon.py`), `picker.py` (which sentence carries the result), `mediators.py`
+entities are mentioned), `rules.py` (reading a sentence, with the words of `lexicon.py`
+and the helpers it names), `picker.py` (which sentence carries the result), `mediators.py`
 (discovering mediators), `fallback.py` (the classifier when no rule reads), `rows.py`
 (making and pooling rows). Its tuning values are one `ExtractorSettings`.
 """

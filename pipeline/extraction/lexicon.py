@@ -4,9 +4,9 @@ mediator, the spaCy patterns built from them, and `Lexicon`, which matches the p
 and patterns in a sentence.
 
 Everything a reader of abstracts would call vocabulary lives here, so that a change of
-wording is a change of this file; `rules.py` (reading a sentence) and `mediators.py`
-(discovering mediators) hold only the logic that uses it. Forms are lower-case surface
-words (the blank pipeline has no lemmatiser).
+wording is a change of this file; `rules.py` and the modules it calls (reading a
+sentence) and `mediators.py` (discovering mediators) hold only the logic that uses it.
+Forms are lower-case surface words (the blank pipeline has no lemmatiser).
 """
 
 from __future__ import annotations
@@ -238,7 +238,7 @@ GENERIC_OUTCOME_WORDS = frozenset({
 SAME_OUTCOME_WORDS = {w: "death" for w in ("mortality", "mortalities", "died", "die", "dying",
                                            "deaths", "dead", "fatality", "fatalities")}
 
-# Reading a sentence (rules.py): clause boundaries, signs, definitions.
+# Reading a sentence (rules.py and its helpers): clause boundaries, signs, definitions.
 CLAUSE_BREAKS = frozenset({";", "but", "whereas", "however", "although", "while"})
 CONCESSIONS = frozenset({"although", "though", "despite", "while", "whereas"})
 ARM_PREPOSITIONS = frozenset({"in", "with", "among", "for", "on", "following", "after",

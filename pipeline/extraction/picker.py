@@ -16,8 +16,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.extraction.cues import is_amount
 from pipeline.extraction.lexicon import SIGN_OF
-from pipeline.extraction.rules import Sentence, is_amount
+from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance
 from pipeline.extraction.timepoints import same_time, time_points
 

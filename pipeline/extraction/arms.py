@@ -1,0 +1,165 @@
+"""Which arm a sentence names where: the arms' mentions in a clause (generic group words
+standing in for an unnamed arm), both arms as one subject, where a change 'from A to B'
+begins and ends, and whether the comparator is the subject of the comparison.
+
+The cue alone does not say whose outcome moved: 'lower in the placebo group' is higher
+with the intervention, so the rules flip the sign when the comparator is the subject.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.extraction.clauses import inside_parentheses
+from pipeline.extraction.cues import is_amount
+from pipeline.extraction.lexicon import (
+    ARM_PREPOSITIONS,
+    COMBINATION_JOINERS,
+    CONTROL_WORDS,
+    CONTROLLED_WORDS,
+    OPENING_LEADS,
+    OPENING_MARKERS,
+    TREATED_WORDS,
+)
+from pipeline.extraction.mentions import Mention
+from pipeline.extraction.sentence import Sentence
+
+BOTH_ARMS_GAP = 2  # 'both the A and B groups': tokens from 'both' to the first arm
+REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
+SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
+OPENING_REACH = 15  # tokens after an opening 'Compared with' in which its comma ends it
+
+
+def both_arms_before(words: Sequence[str], start: int, cue_at: int | None,
+                     heads: Sequence[Mention], comparators: Sequence[Mention]) -> bool:
+    """'Both A and B significantly attenuated M': the two arms together are the subject,
+    so each changed, a within-arm finding rather than one arm against the other."""
+    if cue_at is None:
+        return False
+    for i in range(start, cue_at):
+        if words[i] != "both":
+            continue
+        named = [[m for m in arm if i < m.start and m.end <= cue_at]
+                 for arm in (heads, comparators)]
+        if all(named) and min(m.start for m in named[0] + named[1]) <= i + BOTH_ARMS_GAP:
+            return True
+    return False
+
+
+def arms_in(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
+            comparators: Sequence[Mention]) -> list[tuple[int, int, str]]:
+    """Arm mentions in the clause as (start, end, 'I'|'C'); generic group words
+    ('placebo', 'control') stand in for an unnamed arm."""
+    words = sentence.words
+    candidates = [(m.start, m.end, "I") for m in heads if start <= m.start < end
+                  and not (m.start > 1 and words[m.start - 1] in ("non", "-")
+                           and words[m.start - 2] in ("non", "-"))]
+    candidates += [(m.start, m.end, "C") for m in comparators if start <= m.start < end
+                   and not _joined_to_head(words, m, heads)]
+    arms: list[tuple[int, int, str]] = []
+    for arm in sorted(candidates, key=lambda a: a[0] - a[1]):  # longest first
+        if all(arm[1] <= s or arm[0] >= e for s, e, _ in arms):
+            arms.append(arm)
+    taken = {i for s, e, _ in arms for i in range(s, e)}
+    head_starts = {s for s, _, role in arms if role == "I"}
+    for i in range(start, end):
+        if i in taken:
+            continue
+        # 'patients given standard PN': a group word right before the intervention's
+        # mention is part of its name
+        if words[i] in CONTROL_WORDS and i + 1 not in head_starts and not (
+                words[i] == "control" and i > 0 and words[i - 1] in CONTROLLED_WORDS):
+            arms.append((i, i + 1, "C"))
+        elif words[i] in TREATED_WORDS and i + 1 < end and words[i + 1] in (
+                "group", "groups", "arm", "patients"):
+            arms.append((i, i + 1, "I"))
+    return sorted(arms)
+
+
+def _joined_to_head(words: Sequence[str], comparator: Mention,
+                    heads: Sequence[Mention]) -> bool:
+    """'5% KNO3 and diode laser', 'usual care plus exercise': the comparator named as the
+    base of a combination is part of the intervention arm, not the other arm."""
+    joint = comparator.end
+    if joint >= len(words) or words[joint] not in COMBINATION_JOINERS:
+        return False
+    return any(h.start == joint + 1 and not (h.end < len(words) and words[h.end] in (
+        "groups", "arms")) for h in heads)
+
+
+def comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
+                          heads: Sequence[Mention], comparators: Sequence[Mention]) -> bool:
+    """Which arm has more/less of the tail. 'than C' / 'compared with C' marks C as the
+    reference; else the arm right after the cue ('higher in the placebo group'), else the
+    first arm before it (the grammatical subject usually leads)."""
+    arms = arms_in(sentence, start, end, heads, comparators)
+    if not arms:
+        return False
+    words = sentence.words
+    opening = _opening_reference(sentence, arms, cue_at)
+    if opening is not None:
+        return opening == "I"
+    inside = inside_parentheses(words, start, end)
+    for marker_start, marker_end in sentence.compares:
+        if marker_start > 0 and is_amount(words, marker_start - 1):
+            continue  # 'more than doubled with A': an amount, no reference
+        if start <= marker_start < end and not (marker_start in inside
+                                                and cue_at not in inside):
+            # ('placebo 1.1 vs. X 9.5') in parentheses lists values, it names no reference;
+            # the reference's mention may take in the marker's words ('in comparison to
+            # the waitlist')
+            following = [a for a in arms if marker_start <= a[0] < marker_end + REFERENCE_WINDOW
+                         and a[1] > marker_end]
+            if following:
+                return following[0][2] == "I"
+    change = from_to(words, cue_at, min(end, cue_at + 3), end)
+    if change is not None:
+        # 'reduced from 42.5 in the placebo group to 24.8 in the X group': the arm after
+        # 'to' is where the change ended, the one after 'from' where it began
+        origin, target = change
+        ended = [a for a in arms if target < a[0] <= target + SUBJECT_WINDOW]
+        began = [a for a in arms if origin < a[0] < target]
+        if ended:
+            return ended[0][2] == "C"
+        if began:
+            return began[0][2] == "I"
+    for arm_start, _, role in arms:
+        if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and any(
+                words[j] in ARM_PREPOSITIONS for j in range(max(cue_at, arm_start - 3),
+                                                            arm_start)):
+            if words[arm_start - 1] == "from":
+                return role == "I"  # 'a reduction from baseline': the arm it began at
+            return role == "C"
+    before = [a for a in arms if a[1] <= cue_at]
+    return bool(before) and before[0][2] == "C"
+
+
+def _opening_reference(sentence: Sentence, arms: list[tuple[int, int, str]],
+                       cue_at: int) -> str | None:
+    """'Compared to lenses worn by subjects in group I, lenses worn by group II subjects
+    showed more ...': a sentence that opens on a comparison names its reference in the
+    phrase up to the first comma, however far into it the arm sits. The role of that arm,
+    or None when the sentence does not open so (or an arm comes before the phrase)."""
+    words = sentence.words
+    for marker_start, marker_end in sentence.compares:
+        lead = [w for w in words[sentence.start:marker_start] if w not in OPENING_LEADS]
+        if len(lead) > 1 or (lead and not lead[0].isalpha()) or OPENING_MARKERS.isdisjoint(
+                words[marker_start:marker_end]):
+            continue
+        comma = next((j for j in range(marker_end, min(cue_at, marker_end + OPENING_REACH))
+                      if words[j] == ","), None)
+        named = [a for a in arms if marker_end <= a[0] < comma] if comma is not None else []
+        if named and all(a[0] >= marker_start for a in arms):
+            return named[0][2]
+    return None
+
+
+def from_to(words: Sequence[str], after: int, before: int,
+            end: int) -> tuple[int, int] | None:
+    """Positions of a 'from' between `after` and `before` and of the 'to' that follows it."""
+    origin = next((j for j in range(after + 1, before) if words[j] == "from"), None)
+    if origin is None:
+        return None
+    target = next((j for j in range(origin + 1, min(end, origin + SUBJECT_WINDOW * 2))
+                   if words[j] == "to"), None)
+    return (origin, target) if target is not None else None

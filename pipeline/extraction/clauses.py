@@ -1,0 +1,77 @@
+"""Which tokens a reading looks in: the clause that holds the outcome, where the next
+clause ends, and what sits inside parentheses.
+
+A sentence often says several things ('X fell with A, but Y did not differ'); the rules
+read the outcome's clause, and every rule that looks past it finds the same boundaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.extraction.lexicon import CLAUSE_BREAKS, CONCESSIONS
+from pipeline.extraction.mentions import Mention
+from pipeline.extraction.sentence import Sentence
+
+
+def clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
+    """The tail's clause: bounded by ';', 'but', 'whereas', ', while', 'however'. A
+    concession ('Although A did not differ, B improved'; '... revealed that, although A
+    did not differ, B improved') puts a tail after its comma in the main clause."""
+    words = sentence.words
+    start = sentence.start
+    depth = 0  # a ';' inside parentheses ('(52%; 95% CI 43.8-60.3)') ends no clause
+    for i in range(tail.start - 1, sentence.start - 1, -1):
+        depth = max(0, depth + (words[i] in (")", "]")) - (words[i] in ("(", "[")))
+        if not depth and breaks(words, i) and (words[i] != "although" or i > sentence.start):
+            start = i + 1
+            break
+    if (words[start] in CONCESSIONS if start == sentence.start
+            else words[start - 1] in ("although", "though")):
+        comma = next((i for i in range(start, tail.start) if words[i] == ","), None)
+        if comma is not None:
+            start = comma + 1
+    end = sentence.end
+    depth = 0
+    for i in range(tail.end, sentence.end):
+        depth = max(0, depth + (words[i] in ("(", "[")) - (words[i] in (")", "]")))
+        if not depth and breaks(words, i):
+            end = i
+            break
+    return start, end
+
+
+def contrast_end(words: Sequence[str], end: int, sentence_end: int) -> int:
+    """'48% of the patients in the A group, whereas 10% of the B group': the contrast
+    clause holds the other arm's value, so the arms' numbers are read up to its end."""
+    if end >= sentence_end or words[end] not in ("whereas", "while"):
+        return end
+    return next_break(words, end + 1, sentence_end)
+
+
+def inside_parentheses(words: Sequence[str], start: int, end: int) -> set[int]:
+    """Tokens from `start` to `end` inside parentheses opened after `start`."""
+    inside: set[int] = set()
+    depth = 0
+    for i in range(start, end):
+        if words[i] in ("(", "["):
+            depth += 1
+        elif words[i] in (")", "]"):
+            depth = max(0, depth - 1)
+        elif depth:
+            inside.add(i)
+    return inside
+
+
+def breaks(words: Sequence[str], i: int) -> bool:
+    """A clause boundary; 'X, but not Y, reduced Z' is one clause. 'No differences in
+    any parameter except that X was lower in A' opens a clause of its own ('except for one
+    case' does not)."""
+    following = words[i + 1] if i + 1 < len(words) else ""
+    return (words[i] in CLAUSE_BREAKS and not (words[i] == "but" and following == "not")
+            or words[i] == "except" and following == "that")
+
+
+def next_break(words: Sequence[str], first: int, end: int) -> int:
+    """The end of the clause that begins at `first`: its next boundary, else `end`."""
+    return next((i for i in range(first, end) if breaks(words, i)), end)

@@ -1,0 +1,83 @@
+"""A sentence as the reading rules see it: its tokens, what the lexicon and the statistics
+found in it, and what the rules ask of it as a whole (an aim? hedged? said at baseline?).
+
+A module of its own, below the parser (`document.py`), which builds it, and the rules
+(`rules.py` and the modules it calls), which read it: none imports the rules to get it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pipeline.extraction.lexicon import (
+    BASELINE_PHRASES,
+    CHANGE_PREPOSITIONS,
+    CORRELATION_WORDS,
+    HEDGES,
+    OBJECTIVE_WORDS,
+)
+from pipeline.extraction.stats import Significance, Statistic
+
+
+@dataclass(slots=True)
+class Sentence:
+    """One sentence of a parsed doc, with what the lexicon and the statistics found in it.
+    Token positions are doc positions; statistic offsets are relative to `text`."""
+
+    start: int
+    end: int
+    text: str
+    char_start: int
+    words: Sequence[str]
+    token_chars: Sequence[int]
+    nulls: list[tuple[int, int]] = field(default_factory=list)
+    compares: list[tuple[int, int]] = field(default_factory=list)
+    definitions: list[tuple[int, int]] = field(default_factory=list)
+    stats: list[Statistic] = field(default_factory=list)
+    within: list[tuple[int, int]] = field(default_factory=list)
+    # a null that the next sentence says of this one's finding ('However, these
+    # differences were not statistically significant.'), or that it says it was
+    # significant ('This difference was statistically significant.')
+    withdrawn: tuple[int, int] | None = None
+    affirmed: bool = False
+
+    @property
+    def is_aim(self) -> bool:
+        """An aim, a question or a definition of outcomes (or a statement of prior
+        knowledge): no finding to read."""
+        if self.definitions or self.words[self.end - 1] == "?":
+            return True
+        if self.stats:
+            return False
+        return not OBJECTIVE_WORDS.isdisjoint(self.words[self.start:self.end])
+
+    @property
+    def relates_measures(self) -> bool:
+        """A correlation between two measures, not a comparison of arms."""
+        return not CORRELATION_WORDS.isdisjoint(self.words[self.start:self.end])
+
+    @property
+    def says_significant(self) -> bool:
+        """'There was a significant difference in X between the groups (P < 0.01)': no
+        null wording, and a significant statistic or the word."""
+        return not self.nulls and (
+            any(s.significance is Significance.SIGNIFICANT for s in self.stats)
+            or any(w in ("significant", "significantly")
+                   for w in self.words[self.start:self.end]))
+
+    @property
+    def hedged(self) -> bool:
+        return not HEDGES.isdisjoint(self.words[self.start:self.end])
+
+    @property
+    def at_baseline(self) -> bool:
+        """Whether it compares the arms before treatment ('similar at baseline')."""
+        words = self.words
+        if any(words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase
+               for i in range(self.start, self.end) for phrase in BASELINE_PHRASES):
+            return True
+        # 'the baseline HRQOL scores were comparable'; not 'change from the baseline'
+        return any(words[i] == "the" and words[i + 1] == "baseline"
+                   and (i == self.start or words[i - 1] not in CHANGE_PREPOSITIONS)
+                   for i in range(self.start, self.end - 1))

@@ -1,0 +1,195 @@
+"""The direction the arms' own numbers give: the value written by each arm ('4 for bolus
+therapy and 3 for CI therapy'), listed 'respectively', stated after it ('it was 60%'), in
+parentheses ('13/39, 33%') or as a count over a whole ('15 of 3552'), and a change 'from A
+to B'.
+
+Results are often written as numbers with no direction word; when a word is there, the
+numbers may still say which way the outcome went, whatever it is named.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.extraction.arms import arms_in, from_to
+from pipeline.extraction.clauses import inside_parentheses
+from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES
+from pipeline.extraction.mentions import Mention
+from pipeline.extraction.sentence import Sentence
+
+_NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
+_FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
+SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
+NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
+COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
+# A number after one of these is a spread or a range end, not an arm's value; spaCy splits
+# "+/-" into "+" and "/-".
+SPREAD_MARKERS = frozenset({"±", "+/-", "/-", "to", "sd"})
+
+
+def values_moved(words: Sequence[str], after: int, before: int, end: int) -> int | None:
+    """+1 / -1 when 'from A ... to B' follows `after` (its 'from' before `before`) with a
+    number right after each, None otherwise."""
+    change = from_to(words, after, before, end)
+    if change is None:
+        return None
+    origin, target = change
+    if target + 1 >= end or not (_NUMBER.match(words[origin + 1])
+                                 and _NUMBER.match(words[target + 1])):
+        return None
+    a, b = _value_of(words[origin + 1]), _value_of(words[target + 1])
+    return None if a == b else (1 if b > a else -1)
+
+
+def numeric_direction(sentence: Sentence, start: int, end: int, tail: Mention,
+                      heads: Sequence[Mention], comparators: Sequence[Mention]) -> int | None:
+    """'4 for bolus therapy and 3 for CI therapy': the value written just before each
+    arm's mention; +1 when the head's arm has the larger value."""
+    arms = arms_in(sentence, start, end, heads, comparators)
+    if "respectively" in sentence.words[start:end]:
+        listed = _listed_values(sentence.words, start, end, arms, range(tail.start, tail.end))
+        if listed is not None:
+            return listed or None
+    values: dict[str, float] = {}
+    previous_end = start
+    for arm_start, arm_end, role in arms:
+        value = _value_stated_after(sentence.words, arm_end, end)
+        if value is None:
+            value = _value_in_parentheses(sentence.words, arm_end, end)
+        if value is None:
+            value = _value_before(sentence.words,
+                                  max(previous_end, arm_start - NUMBER_LOOKBACK), arm_start)
+        previous_end = arm_end
+        if value is not None:
+            values.setdefault(role, value)
+    if len(values) < 2 or values["I"] == values["C"]:
+        return None
+    return 1 if values["I"] > values["C"] else -1
+
+
+def summed_up_values(sentence: Sentence, start: int, cue_at: int, tail: Mention,
+                     heads: Sequence[Mention], comparators: Sequence[Mention]) -> int | None:
+    """'256 (12%) in the placebo group died compared with 182 (8%) in the simvastatin
+    group, a risk reduction of 30%': a change after both arms and a comma sums up their
+    values, whichever arm is named first; the values give the direction (None when the
+    cue is not such a summary or the values give none)."""
+    arms = arms_in(sentence, start, cue_at, heads, comparators)
+    if {role for _, _, role in arms} != {"I", "C"} or "," not in sentence.words[
+            max(arm_end for _, arm_end, _ in arms):cue_at]:
+        return None
+    return numeric_direction(sentence, start, cue_at, tail, heads, comparators)
+
+
+def _listed_values(words: Sequence[str], start: int, end: int,
+                   arms: list[tuple[int, int, str]], named: range) -> int | None:
+    """'the rate in placebo, and both groups of A and B were 50%, 21%, and 11%,
+    respectively': the values listed apart from the arms go to them in order; 0 (no
+    direction) when they are not one per arm, rather than a guess from proximity. None
+    when arms and values alternate ('4 for A and 3 for B, respectively')."""
+    taken = {i for a in arms for i in range(a[0], a[1])}.union(named)
+    depth = 0
+    listed = []
+    for i in range(start, end):
+        depth += (words[i] in ("(", "[")) - (words[i] in (")", "]"))
+        if (depth == 0 and i not in taken and _NUMBER.match(words[i])
+                and not (i > 0 and words[i - 1] in SPREAD_MARKERS)):
+            listed.append(i)
+    # arms in parentheses label the values ('the hazard ratios (A vs. B) for X and Y were
+    # 1.32 and 1.27, respectively'), they do not list them
+    if not arms or not listed or inside_parentheses(words, start, end) & taken.difference(
+            named):
+        return None
+    if not (listed[-1] < arms[0][0] or listed[0] >= arms[-1][1]):
+        return None
+    if len(listed) != len(arms):
+        return 0
+    values: dict[str, float] = {}
+    for (_, _, role), i in zip(arms, listed, strict=True):
+        values.setdefault(role, _value_of(words[i]))
+    if len(values) < 2 or values["I"] == values["C"]:
+        return 0
+    return 1 if values["I"] > values["C"] else -1
+
+
+def _value_stated_after(words: Sequence[str], arm_end: int, end: int) -> float | None:
+    """'in the A group was 90% and in the B group, it was 60%': a copula right after the
+    arm, then the arm's value."""
+    for i in range(arm_end, min(end - 1, arm_end + COPULA_LOOKAHEAD)):
+        if words[i] in ("was", "were", "is", "are"):
+            following = words[i + 1]
+            return _value_of(following) if _NUMBER.match(following) else None
+    return None
+
+
+def _value_in_parentheses(words: Sequence[str], arm_end: int, end: int) -> float | None:
+    """'the control group (13/39, 33%)': the arm's value in parentheses right after it,
+    its percentage if given, else its count over its total, else its one number; nothing
+    when the parentheses hold more ('12 vs. 16 hours', 'n = 41', an interval)."""
+    i = arm_end + 1 if arm_end < end and words[arm_end] in ARM_NOUNS else arm_end
+    if i >= end or words[i] != "(":
+        return None
+    close = next((j for j in range(i + 1, end) if words[j] == ")"), None)
+    if close is None:
+        return None
+    parts = " ".join(words[i + 1:close]).replace(" %", "%").split(" , ")
+    if not 0 < len(parts) <= 2 or not all(_NUMBER.match(p) or _FRACTION.match(p)
+                                          for p in parts):
+        return None
+    percent = next((p for p in parts if p.endswith("%")), None)
+    if percent is not None:
+        return _value_of(percent)
+    fraction = next(filter(None, map(_FRACTION.match, parts)), None)
+    if fraction is not None:
+        return 100 * int(fraction[1]) / max(1, int(fraction[2]))
+    return _value_of(parts[0]) if len(parts) == 1 else None
+
+
+def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
+    """The nearest number before `end`, preferring one outside parentheses and skipping
+    spreads ('± 10.6') and range ends ('8 to 12.3')."""
+    inside: float | None = None
+    depth = 0
+    for i in range(end - 1, start - 1, -1):
+        word = words[i]
+        if word in (")", "]"):
+            depth += 1
+        elif word in ("(", "["):
+            depth = max(0, depth - 1)
+        elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in SPREAD_MARKERS):
+            value = _share_of(words, start, i)
+            if depth == 0:
+                return value
+            if inside is None:
+                inside = value
+    return inside
+
+
+def _share_of(words: Sequence[str], start: int, i: int) -> float:
+    """The number at `i`, or the count before it over it when it is a whole ('15 of
+    3552', 'one case out of 3632 deliveries'): arms of different sizes compare by rate."""
+    whole = _value_of(words[i])
+    of = i - 1
+    if of <= start or words[of] != "of" or whole == 0:
+        return whole
+    before = of - 1 if words[of - 1] == "out" else of
+    if words[before - 1] == ")":
+        # 'eight (53%) of 15': the count's own percentage stands between it and 'of'
+        opening = next((j for j in range(before - 2, max(start, before - SHARE_LOOKBACK - 2),
+                                         -1) if words[j] == "("), None)
+        before = opening if opening is not None else before
+    for k in range(before - 1, max(start, before - SHARE_LOOKBACK) - 1, -1):
+        if words[k] in ("total", "number", "(", ")", ","):
+            break
+        if words[k] == "none":
+            return 0.0  # 'compared with none of 16 in the placebo group'
+        if words[k] in COUNT_VALUES:
+            return COUNT_VALUES[words[k]] / whole
+        if _NUMBER.match(words[k]) and not words[k].endswith("%"):
+            return _value_of(words[k]) / whole
+    return whole
+
+
+def _value_of(word: str) -> float:
+    """A number token's value ('12.5%', '3,2')."""
+    return float(word.rstrip("%").replace(",", "."))
