@@ -17,8 +17,10 @@ from pipeline.extraction.lexicon import (
     COMBINATION_JOINERS,
     CONTROL_WORDS,
     CONTROLLED_WORDS,
+    NEGATING_PREFIXES,
     OPENING_LEADS,
     OPENING_MARKERS,
+    STATISTIC_NOUNS,
     TREATED_WORDS,
 )
 from pipeline.extraction.mentions import Mention
@@ -68,12 +70,26 @@ def arms_in(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
         # 'patients given standard PN': a group word right before the intervention's
         # mention is part of its name
         if words[i] in CONTROL_WORDS and i + 1 not in head_starts and not (
-                words[i] == "control" and i > 0 and words[i - 1] in CONTROLLED_WORDS):
+                words[i] == "control" and i > 0 and words[i - 1] in CONTROLLED_WORDS) and not (
+                i + 1 < len(words) and words[i + 1] in STATISTIC_NOUNS):
             arms.append((i, i + 1, "C"))
         elif words[i] in TREATED_WORDS and i + 1 < end and words[i + 1] in (
                 "group", "groups", "arm", "patients"):
-            arms.append((i, i + 1, "I"))
+            role = _hyphenated_role(words, i)
+            if role is not None:
+                arms.append((i, i + 1, role))
     return sorted(arms)
+
+
+def _hyphenated_role(words: Sequence[str], i: int) -> str | None:
+    """The arm a treated-group word names: the intervention's, or after a hyphen the one
+    its prefix says ('non-exposed group', 'no-treatment group': the arm without; an
+    'active-treatment group': the intervention's; a 'delayed-treatment group': unknown)."""
+    if i < 2 or words[i - 1] != "-":
+        return "I"
+    if words[i - 2] in NEGATING_PREFIXES:
+        return "C"
+    return "I" if words[i - 2] in TREATED_WORDS else None
 
 
 def _joined_to_head(words: Sequence[str], comparator: Mention,

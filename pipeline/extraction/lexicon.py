@@ -155,6 +155,11 @@ CONTROLLED_WORDS = _forms("glycemic", "glycaemic", "glucose", "metabolic", "pres
                           "tumour", "tumor", "impulse", "motor", "postural", "cinv")
 TREATED_WORDS = frozenset({"intervention", "treatment", "treated", "active", "experimental",
                            "study", "exposed", "users", "supplemented", "supplementation"})
+# Words before a hyphen that make the group word after it the arm without treatment
+# ('non-exposed group', 'no-treatment group').
+NEGATING_PREFIXES = frozenset({"non", "no", "un"})
+# Words after which a control word names a statistic, not an arm ('standard deviation').
+STATISTIC_NOUNS = frozenset({"deviation", "deviations", "error", "errors"})
 # Nouns that name the arms together ('no difference between groups').
 ARM_NOUNS = frozenset({"groups", "group", "arms", "arm", "treatments", "regimens",
                        "conditions", "cohorts"}) | CONTROL_WORDS | TREATED_WORDS
