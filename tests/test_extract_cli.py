@@ -4,6 +4,7 @@ rows)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -13,7 +14,15 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.extraction.calibration import CLASSES, DEFAULT_MODEL, ConfidenceModel
 from pipeline.extraction.cli import EI_DEV, EI_TRAIN
-from pipeline.extraction.evaluate import LABELS, Report, evaluate, read_prompts
+from pipeline.extraction.evaluate import (
+    LABELS,
+    PASSAGE_HALVES,
+    Report,
+    evaluate,
+    passage_half,
+    read_prompts,
+    unread_passages,
+)
 from pipeline.extraction.extractor import RuleExtractor, default_extractor
 from pipeline.graph.evidence_file import parse_evidence_row
 from pipeline.model import Abstract, Entity, Query
@@ -176,3 +185,35 @@ def test_training_reproduces_the_shipped_weights(tmp_path: Path) -> None:
         assert candidates, sentence
         probabilities = retrained.probabilities(candidates[0])
         assert CLASSES[max(range(3), key=probabilities.__getitem__)] == polarity, sentence
+
+
+def test_unread_passages_are_the_dev_articles_other_passages(tmp_path: Path) -> None:
+    """Only passages of dev articles, none that is a dev evidence sentence, each article in
+    one half; the halves together are all of them."""
+    def prompt(pid: str, pmcid: str, text: str) -> dict[str, str]:
+        return {"prompt_id": pid, "pmcid": pmcid, "intervention": "A", "comparator": "B",
+                "outcome": "pain", "label": LABELS[2], "evidence": text}
+
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text("".join(json.dumps(p | {"evidence": [p["evidence"]], "abstract": "x"}) + "\n"
+                           for p in (prompt("1", "PMC1", "Pain fell with A."),
+                                     prompt("2", "PMC2", "No difference in pain."))))
+    train = tmp_path / "train.jsonl"
+    rows = [prompt("1", "PMC1", "Pain fell with A."),      # dev evidence, verbatim: out
+            prompt("1", "PMC1", "Pain fell with A (P = 0.01) at week 4."),   # in
+            prompt("2", "PMC2", " No difference in pain. "),   # dev evidence with spaces: out
+            prompt("3", "PMC2", "Pain was similar in both arms."),            # in
+            prompt("4", "PMC9", "Pain fell with A.")]      # not a dev article: out
+    train.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    halves = {h: unread_passages(train, dev, h) for h in PASSAGE_HALVES}
+    texts = sorted(p.abstract for h in halves.values() for p in h)
+    assert texts == ["Pain fell with A (P = 0.01) at week 4.", "Pain was similar in both arms."]
+    for half, prompts in halves.items():
+        assert all(passage_half(p.pmcid) == half for p in prompts)
+    assert passage_half("PMC1") == ("A", "B")[int(hashlib.md5(b"PMC1").hexdigest(), 16) % 2]
+
+
+def test_evaluate_command_refuses_an_unknown_passage_half() -> None:
+    result = CliRunner().invoke(app, ["eval", "extractor", "--passages", "C"])
+    assert result.exit_code == 2
+    assert "unknown passage half 'C' (use A or B)" in result.output

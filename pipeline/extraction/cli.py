@@ -113,16 +113,25 @@ def evaluate(
         help="Use the trained confidence model (off: rules only).")] = True,
     fallback: Annotated[bool, typer.Option(
         help="Classify the picked sentence when the rules read none.")] = True,
+    passages: Annotated[str | None, typer.Option(
+        help="Score instead the evidence passages of the dev file's articles that are not "
+             "dev evidence (--train), half A or B of those articles.")] = None,
+    train: Annotated[Path, typer.Option(help="Evidence Inference evidence passages "
+                                             "(JSONL), for --passages.")] = EI_TRAIN,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Macro-F1, per-class P/R/F1 and confusion of the extractor on Evidence Inference."""
     from pipeline.extraction.calibration import load_default_model
-    from pipeline.extraction.evaluate import LABELS, read_prompts
+    from pipeline.extraction.evaluate import LABELS, PASSAGE_HALVES, read_prompts, unread_passages
     from pipeline.extraction.evaluate import evaluate as run
     from pipeline.extraction.extractor import RuleExtractor
     from pipeline.extraction.fallback import load_default_classifier
 
-    prompts = read_prompts(_existing(data, "Evidence Inference file"))
+    if passages is not None and passages not in PASSAGE_HALVES:
+        raise fail(f"unknown passage half {passages!r} (use A or B)", 2)
+    dev = _existing(data, "Evidence Inference file")
+    prompts = (unread_passages(_existing(train, "training file"), dev, passages)
+               if passages else read_prompts(dev))
     if limit:
         prompts = prompts[:limit]
     model = load_default_model() if calibrated else None

@@ -9,13 +9,14 @@ increased / decreased / no significant difference. A prompt with no row is score
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pipeline.extraction.extractor import Extractor
-from pipeline.jsonl import JsonlError, parse_jsonl
+from pipeline.jsonl import JsonlError, parse_jsonl, read_jsonl_objects
 from pipeline.model import MAX_NAME_CHARS, Abstract, Entity, Evidence, Query
 
 INCREASED = "significantly increased"
@@ -68,6 +69,30 @@ def _prompt(row: Any, text_field: str) -> Prompt:
     return Prompt(str(row["prompt_id"]), str(row.get("pmcid") or ""), str(row["intervention"]),
                   str(row.get("comparator") or ""), str(row["outcome"]), row["label"],
                   str(row.get(text_field) or ""))
+
+
+PASSAGE_HALVES = ("A", "B")
+
+
+def passage_half(pmcid: str) -> str:
+    """'A' or 'B', fixed by the article (MD5 of its PMCID): rules read on one half's
+    passages are checked on the other's."""
+    return PASSAGE_HALVES[int(hashlib.md5(pmcid.encode()).hexdigest(), 16) % 2]
+
+
+def unread_passages(train_path: Path | str, dev_path: Path | str, half: str) -> list[Prompt]:
+    """The training file's evidence passages from the dev file's articles that are not
+    themselves dev evidence sentences, in one half of those articles. Nothing may be
+    trained on them (the data note), and until session 17 nobody had read them: an unread
+    check of the reading rules beside the dev prompts (docs/extraction.md)."""
+    articles: set[str] = set()
+    evidence: set[str] = set()
+    for _, row in read_jsonl_objects(dev_path):
+        articles.add(str(row.get("pmcid") or ""))
+        evidence.update(str(e).strip() for e in row.get("evidence") or ())
+    return [p for p in read_prompts(train_path, text_field="evidence")
+            if p.pmcid in articles and p.abstract.strip() not in evidence
+            and passage_half(p.pmcid) == half]
 
 
 def pooled_label(rows: Iterable[Evidence], query: Query) -> str | None:
