@@ -16,6 +16,7 @@ from pipeline.extraction.clauses import breaks, next_break
 from pipeline.extraction.lexicon import (
     ARM_NOUNS,
     ARM_PREPOSITIONS,
+    CHANGE_WORDS,
     CONTROL_WORDS,
     COUNT_WORDS,
     FOLLOW_UP_BREAKS,
@@ -41,6 +42,9 @@ FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer ba
 BETWEEN_WINDOW = 4  # tokens after a null phrase, then after 'between', naming the arms
 ARM_LEAD = 2  # tokens after a preposition in which the arm it leads to begins ("in the A group")
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
+SET_APART_AFTER_REFERENCE = 10  # tokens from a comparison's reference to 'but not C'
+BETWEEN_SUBJECT_REACH = 8  # tokens before a null in which its subject names 'between'
+NULL_WORD_REACH = 2  # tokens after a one-word null ('neither') where its 'significant' may stand
 
 
 def set_apart(words: Sequence[str], mention: Mention) -> bool:
@@ -53,6 +57,16 @@ def set_apart(words: Sequence[str], mention: Mention) -> bool:
             break
         i -= 1
     return i >= 1 and words[i] == "not" and words[i - 1] in SET_APART_MARKERS
+
+
+def reference_set_apart(sentence: Sentence, comparator: Mention) -> bool:
+    """'lower when compared to UC (p = 0.009) but not MIC': the comparator set apart from
+    the reference a comparison names, so the direction holds against the other arm only.
+    Not 'reduced with A but not with B' with no reference named: annotators read that
+    within-arm contrast as A's effect against B."""
+    return set_apart(sentence.words, comparator) and any(
+        marker_end <= comparator.start <= marker_end + SET_APART_AFTER_REFERENCE
+        for _, marker_end in sentence.compares)
 
 
 def likened_to_comparator(sentence: Sentence, comparators: Sequence[Mention]) -> bool:
@@ -109,15 +123,20 @@ def null_follow_up(sentence: Sentence, end: int, arm_tokens: set[int],
     if span is None:
         return None
     if any(words[i] in FOLLOW_UP_SUBJECTS
-           for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))):
+           for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))
+           ) or difference_between_arms(words, span[0], first):
         return span
     if span[0] - first > FOLLOW_UP_LEAD:
         return None
     # with no subject of its own, a null is said of the arms ('but did not differ between
     # groups') or, ending its clause, of the finding before it ('but did not reach
     # statistical significance'; not 'but no significant difference among infants who ...')
-    of_the_finding = any(words[i].startswith("signific") for i in range(*span)) and (
-        span[1] >= stop or words[span[1]] in (".", ",", "(", ")"))
+    # ('but were neither statistically significant nor clinically meaningful': the
+    # significance word may follow a one-word null, and another judgement after 'nor')
+    said = range(span[0], min(stop, span[1] + NULL_WORD_REACH))
+    ends = max([span[1], *(i + 1 for i in said if words[i].startswith("signific"))])
+    of_the_finding = any(words[i].startswith("signific") for i in said) and (
+        ends >= stop or words[ends] in (".", ",", "(", ")", "nor"))
     return span if of_the_finding or between_arms(words, span[1], stop, arm_tokens,
                                                   head_tokens) else None
 
@@ -159,6 +178,22 @@ def _third_arm(words: Sequence[str], between: int, named: range, arm_tokens: set
         and words[j] not in ARM_NOUNS and words[j] not in TREATED_WORDS
         and words[j] not in CONTROL_WORDS and words[j] not in COUNT_WORDS
         for j in range(between + 1, joined))
+
+
+def difference_between_arms(words: Sequence[str], span_start: int, after: int) -> bool:
+    """'..., but the difference between groups was not significant', 'the difference between
+    the changes did not reach significance', 'the between-group difference was not
+    significant': a null whose subject, in its own clause after `after`, is the difference
+    between the arms is the between-arm finding, whatever change one arm saw."""
+    first = max(after, span_start - BETWEEN_SUBJECT_REACH)
+    for i in range(span_start - 1, first - 1, -1):
+        if breaks(words, i):
+            return False
+        if words[i] == "between" and any(
+                words[j] in ARM_NOUNS or words[j] in CHANGE_WORDS or words[j] == "changes"
+                for j in range(i + 1, min(span_start, i + 1 + BETWEEN_WINDOW))):
+            return True
+    return False
 
 
 def conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:

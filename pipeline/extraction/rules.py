@@ -45,9 +45,11 @@ from pipeline.extraction.mentions import Mention
 from pipeline.extraction.nulls import (
     between_arms,
     conjoined_apart,
+    difference_between_arms,
     likened_to_another,
     likened_to_comparator,
     null_follow_up,
+    reference_set_apart,
     set_apart,
 )
 from pipeline.extraction.sentence import Sentence
@@ -107,6 +109,7 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     if reading is not None and reading.polarity and (
             set_apart(sentence.words, tail)
             or (heads and set_apart(sentence.words, max(heads, key=lambda m: m.score)))
+            or any(reference_set_apart(sentence, m) for m in comparators)
             or likened_to_comparator(sentence, comparators)):
         reading = Reading(0, _bounded(0.5 - 0.15 * sentence.hedged), reading.significance,
                           hedged=sentence.hedged, null_phrase=True)
@@ -173,8 +176,9 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
             distance_to(*span, tail) > cue_distance and not negated and (
                 significance is Significance.SIGNIFICANT
                 or conjoined_apart(words, span[1], min(cue_at, tail.start))) and not (
-                span[0] > cue_at and between_arms(words, span[1], sentence.end,
-                                                  arm_tokens, head_tokens)))]
+                span[0] > cue_at and (between_arms(words, span[1], sentence.end,
+                                                   arm_tokens, head_tokens)
+                                      or difference_between_arms(words, span[0], cue_at))))]
     null_span = null_spans[0] if null_spans else None
     graded = graded_change(words, start, sentence.end) if within else None
     if graded is not None and not negated:

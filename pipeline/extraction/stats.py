@@ -110,7 +110,12 @@ def _interval_statistic(match: re.Match[str], sentence: str,
         null = None
     if null is None and sentence[match.end():match.end() + 2].lstrip().startswith("%"):
         # '9.6% [CI 0.9 to 18.3%]': a percentage is a proportion or a difference of
-        # proportions, never a ratio, so straddling 1 says nothing; its null is 0
+        # proportions, never a ratio, so straddling 1 says nothing; its null is 0. An
+        # all-positive one says nothing when the sentence gives a p-value: it may be one
+        # arm's share ('66.7% (95% CI 52.9-78.6%) of the patients ... compared to 53.6%
+        # (95% CI ...) (P = 0.109)'), and the p-value is not ambiguous.
+        if low > 0.0 and has_p_value:
+            return None
         return Statistic(match.start(), Significance.NOT_SIGNIFICANT if low <= 0.0
                          else Significance.SIGNIFICANT)
     if null is None:
