@@ -18,6 +18,7 @@ from spacy.tokens import Doc
 
 from pipeline.extraction.caches import WordCache
 from pipeline.extraction.lexicon import (
+    ARM_NOUNS,
     FINDING_SECTIONS,
     FOLLOW_UP_SUBJECTS,
     NON_FINDING_SECTIONS,
@@ -96,16 +97,41 @@ class ParsedAbstract:
         first = end
         while first < stop and words[first] in ("however", ","):
             first += 1
-        if not (first + 1 < stop and words[first] in REFERRING_WORDS
-                and words[first + 1] in FOLLOW_UP_SUBJECTS):
+        refers = (first + 1 < stop and words[first] in REFERRING_WORDS
+                  and words[first + 1] in FOLLOW_UP_SUBJECTS)
+        if not refers and not self._of_the_arms_only(first, stop):
             return None, False
         following = self.sentence(end)
         null = next((span for span in following.nulls if span[0] < first + JUDGED_WINDOW),
                     None)
+        if not refers:
+            return null, False
         significant = null is None and any(
             words[i].startswith("significant") for i in range(first, min(stop, first +
                                                                          JUDGED_WINDOW)))
         return null, significant
+
+    def _of_the_arms_only(self, first: int, stop: int) -> bool:
+        """'There was no statistical difference between the two groups (p=0.41).': a
+        sentence whose only subject is the arms, named as such right after 'between'
+        near its start, with nothing after them but statistics, judges the finding
+        before it."""
+        words = self.words
+        between = next((i for i in range(first, min(stop, first + JUDGED_WINDOW))
+                        if words[i] == "between"), None)
+        if between is None:
+            return False
+        i = between + 1
+        while i < stop and (words[i] in ARM_NOUNS or words[i] in ("the", "two", "both", "study")):
+            i += 1
+        if i == between + 1 or words[i - 1] not in ARM_NOUNS:
+            return False
+        depth = 0
+        for word in words[i:stop]:
+            depth += (word == "(") - (word == ")")
+            if depth <= 0 and word not in (")", ".", ",", ";"):
+                return False
+        return True
 
     def position(self, start: int) -> float:
         """Where the sentence starting at `start` sits in the abstract (0 first, 1 last)."""
