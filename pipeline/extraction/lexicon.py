@@ -374,9 +374,11 @@ NULL_PATTERNS: list[list[dict[str, Any]]] = [
                        "changed", "affected", "influenced", "modified"]}}],
     [{"LOWER": {"IN": ["equally", "similarly"]}}, {"LOWER": {"IN": [
         "effective", "efficacious", "safe", "well", "good"]}}],
-    # "does not have a significantly larger effect", "did not show any benefit"
+    # "does not have a significantly larger effect", "did not show any benefit", "do not
+    # indicate any significant difference"
     [{"LOWER": {"IN": ["did", "does", "do", "had", "has"]}}, {"LOWER": {"IN": ["not", "n't"]}},
-     {"LOWER": {"IN": ["have", "show", "produce", "exert", "yield", "confer", "provide"]}},
+     {"LOWER": {"IN": ["have", "show", "produce", "exert", "yield", "confer", "provide",
+                       "indicate", "suggest"]}},
      {"LOWER": {"IN": ["a", "an", "any"]}, "OP": "?"}, {"OP": "?"}, {"OP": "?"},
      {"LOWER": {"IN": _NULL_PATTERN_NOUNS}}],
 ]
