@@ -122,7 +122,7 @@ class ParsedAbstract:
         if between is None:
             return False
         i = between + 1
-        while i < stop and (words[i] in ARM_NOUNS or words[i] in ("the", "two", "both", "study")):
+        while i < stop and (words[i] in ARM_NOUNS or words[i] in ARM_PHRASE_WORDS):
             i += 1
         if i == between + 1 or words[i - 1] not in ARM_NOUNS:
             return False
@@ -141,6 +141,8 @@ class ParsedAbstract:
 # 'These differences were not statistically significant': the null (or 'significant')
 # within this many tokens of the referring words.
 JUDGED_WINDOW = 8
+# Words that may stand with the arms' nouns after 'between' ('between the two study groups').
+ARM_PHRASE_WORDS = frozenset({"the", "two", "both", "study"})
 
 
 class AbstractParser:

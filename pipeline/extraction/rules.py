@@ -2,7 +2,8 @@
 
 Order of decisions (each documented in docs/extraction.md): aims and definitions are not
 findings; the clause that holds the tail is read; a null phrase or a negated cue gives 0;
-so does a measure or arm set apart by 'but not', or the head likened to the comparator;
+so does a measure or arm set apart by 'but not' (the comparator too, when it is set apart
+from the reference a comparison names), or the head likened to the comparator;
 otherwise the direction cue nearest the tail gives the sign, flipped when the comparator
 is the subject ("lower in the placebo group" = higher with the intervention); a
 non-significant p or an interval crossing the null turns a direction into 0.
