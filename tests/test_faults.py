@@ -320,6 +320,22 @@ def test_bench_medevidence_on_empty_records(tmp_path: Path) -> None:
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.skipif(not MEDEVIDENCE.is_file(), reason="needs ../shared MedEvidence data")
+@pytest.mark.parametrize("command", ["medevidence", "ledger"])
+def test_bench_medevidence_on_question_ids_that_are_not_numbers(tmp_path: Path,
+                                                                 command: str) -> None:
+    question = json.loads(MEDEVIDENCE.read_text(encoding="utf-8").splitlines()[0])
+    data = tmp_path / "questions.jsonl"
+    data.write_text(json.dumps({**question, "question_id": "q1"}) + "\n", encoding="utf-8")
+    records = tmp_path / "records.jsonl"
+    records.write_text("", encoding="utf-8")
+    out = ("--out", tmp_path / "r") if command == "medevidence" else ()
+    assert_one_line(dacg("bench", command, records, "--data", data, *out), 1,
+                    f"{data}: question id 'q1' is not a whole number (the tuning and "
+                    "held-out halves are the even and odd ids)")
+    assert not (tmp_path / "r").exists()
+
+
 # --- 3. Secrets in NEO4J_URI --------------------------------------------------------------
 
 @pytest.mark.parametrize("uri, shown", [

@@ -73,9 +73,13 @@ def read_recorded_questions(records: list[Path], data: Path
                             ) -> tuple[list[MedEvidenceQuestion], dict[str, list[StepRecord]]]:
     """Every question of the MedEvidence file `data` and the recorded runs in `records`,
     each of which must be one of its questions. Raises CorpusError (a bad question line),
-    ValueError (a bad record, no record, a record of another question) and OSError, each
-    with a one-line message."""
+    ValueError (a question id that is not a whole number, a bad record, no record, a
+    record of another question) and OSError, each with a one-line message."""
     questions = read_medevidence(data)
+    not_numbers = [q.id for q in questions if not q.id.isdigit()]
+    if not_numbers:
+        raise ValueError(f"{data}: question id {not_numbers[0]!r} is not a whole number "
+                         "(the tuning and held-out halves are the even and odd ids)")
     runs = read_records(records)
     if not runs:
         raise ValueError(f"no recorded question in {', '.join(map(str, records))}")
