@@ -71,16 +71,19 @@ def participants(abstract: Abstract) -> int | None:
 # "non-randomised", "not randomized", "quasi-randomised": a randomisation word that says
 # the study was not randomised, removed before looking for one that says it was.
 NOT_RANDOMISED = re.compile(r"\b(?:non|not|quasi|pseudo)[-\s]?randomi[sz]", re.IGNORECASE)
-RANDOMISED = re.compile(r"\brandomi[sz]|\brandom(?:ly)?\s+(?:assign|allocat)", re.IGNORECASE)
+RANDOMISED = re.compile(r"\brandomi[sz]|\brandom(?:ly)?\s+(?:assign|allocat|divid|distribut)",
+                        re.IGNORECASE)
 # "Before and after" and "pre-post" name a design only before a design word ("a
 # before-and-after study", "a pre-post intervention study"); "measured before and after
 # therapy" is when a trial measured, and controlled trials say it (EI dev: 7 of 340
 # articles, each with a control or comparison arm, were called non-randomised by it;
 # EBM-NLP's RCT abstracts: 19 of 1,151). Nor is a "cross-sectional area" or an
-# "observational measure" one.
+# "observational measure" one, nor a "cohort" without a design word ("a cohort of
+# patients entered on the phase III trial", "validation in larger cohorts").
 _DESIGN_NOUN = r"(?:[a-z]+\s+)?(?:study|design|trial|comparison|evaluation|analysis)"
 NON_RANDOMISED_DESIGNS = re.compile(
-    r"\b(?:retrospective|observational(?!\s+measure)|cohort|case[-\s]control|"
+    r"\b(?:retrospective|observational(?!\s+measure)|case[-\s]control|"
+    r"(?:prospective|population[-\s]based|birth)\s+cohort|cohort\s+(?:study|design|analysis)|"
     r"cross[-\s]sectional(?!\s+area)|"
     rf"(?:before[-\s]and[-\s]after|pre[-\s]?post)[-\s]{_DESIGN_NOUN}|"
     r"historical(?:ly)?\s+control|"
