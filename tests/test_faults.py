@@ -292,6 +292,16 @@ def test_bench_record_bad_medevidence_line(tmp_path: Path, case: str,
     assert not out.exists()
 
 
+@pytest.mark.skipif(not MEDEVIDENCE.is_file(), reason="needs ../shared MedEvidence data")
+def test_bench_record_refuses_a_question_id_met_twice(tmp_path: Path) -> None:
+    question = json.loads(MEDEVIDENCE.read_text(encoding="utf-8").split("\n", 1)[0])
+    path = write_jsonl(tmp_path / "me.jsonl", [question, question])
+    out = tmp_path / "records.jsonl"
+    assert_one_line(dacg("bench", "record", path, "--out", out), 1,
+                    f"{path}:2: question id '{question['question_id']}' appears twice")
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("line, reason", [
     ('{"prompt_id": "1", "outcome": "pain", "label": "significantly increased"}',
      "missing field(s) intervention"),

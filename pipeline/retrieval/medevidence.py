@@ -153,8 +153,18 @@ def _arms_key(query: Query) -> tuple[str, str, str]:
 
 
 def read_medevidence(path: Path | str) -> list[MedEvidenceQuestion]:
-    """Every question of a MedEvidence JSONL file; CorpusError names the file and line."""
-    return parse_jsonl(path, _question, CorpusError)
+    """Every question of a MedEvidence JSONL file; CorpusError names the file and line
+    (also of a question id met before: runs and records are keyed by it)."""
+    seen: set[str] = set()
+
+    def unique(row: object) -> MedEvidenceQuestion:
+        question = _question(row)
+        if question.id in seen:
+            raise ValueError(f"question id {question.id!r} appears twice")
+        seen.add(question.id)
+        return question
+
+    return parse_jsonl(path, unique, CorpusError)
 
 
 def endpoint_mentions(questions: Iterable[MedEvidenceQuestion]) -> list[tuple[str, str, str]]:
