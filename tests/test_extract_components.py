@@ -253,6 +253,12 @@ def test_clean_text_keeps_comparisons_and_removes_tags() -> None:
     assert clean_text("<p>HbA<sub>1c</sub> fell (P<0.01)</p><br/>") == "HbA1c fell (P<0.01)."
 
 
+def test_an_em_dash_sets_a_phrase_apart() -> None:
+    # a dash, not a hyphen: '(RFS)\u2014but' was one token, hiding 'but not' and '(RFS)'
+    assert clean_text("survival (RFS)\u2014but not OS\u2014was longer") == (
+        "survival (RFS) - but not OS - was longer.")
+
+
 def test_clean_text_keeps_words_apart_across_tabs() -> None:
     assert clean_text("mean\tSD\x0bvalue\x00s\r\nnext") == "mean SD values. next."
 
@@ -266,8 +272,8 @@ def _plain_clean_text(raw: str) -> str:
         text = html.unescape(text)
     text = _EI_HEADER.sub(lambda m: f"{m['section']}: " if m["section"] else "", text)
     text = unicodedata.normalize("NFKC", text).translate(str.maketrans(
-        {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-         "\u2212": "-", "\u00a0": " "}))
+        {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": " - ",
+         "\u2015": " - ", "\u2212": "-", "\u00a0": " "}))
     text = _UNPRINTABLE.sub("", text)
     lines = []
     for line in text.split("\n"):
@@ -278,7 +284,7 @@ def _plain_clean_text(raw: str) -> str:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(list(" \t\r\f\v\n\u00a0\u2013\u3000\ufb01a.<>&;")
+@given(st.lists(st.sampled_from(list(" \t\r\f\v\n\u00a0\u2013\u2014\u3000\ufb01a.<>&;")
                                 + ["&amp;", "<p>", "TITLE:", "ABSTRACT.AIMS:"]),
                 max_size=40).map("".join))
 def test_clean_text_is_the_plain_definition(raw: str) -> None:

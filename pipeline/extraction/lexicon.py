@@ -108,6 +108,10 @@ FINDING_SECTIONS = ("RESULT", "FINDING", "CONCLUSION", "INTERPRETATION", "SUMMAR
                     "DISCUSSION", "HIGHLIGHT", "EFFICACY", "SAFETY")
 # A section label opening a sentence ('METHODS:', 'RESULTS AND DISCUSSION:').
 SECTION_LABEL = re.compile(r"([A-Z][A-Z /&]{2,40}):")
+# 'was not found / shown to be superior': verbs of finding that a 'not' before them negates
+# the claim after 'to be'.
+FINDING_VERBS = frozenset({"found", "shown", "proven", "proved", "demonstrated", "observed",
+                           "seen"})
 NEGATIONS = frozenset({"not", "no", "neither", "nor", "without", "never", "n't", "cannot",
                        "failed", "fails", "unable", "none", "lack", "lacked", "absence"})
 HEDGES = frozenset({"may", "might", "could", "possibly", "perhaps", "suggest", "suggests",
@@ -123,6 +127,11 @@ OBJECTIVE_WORDS = frozenset({"whether", "aimed", "aim", "aims", "objective", "ob
                              "explore", "compare", "designed", "sought", "remains", "unknown",
                              "unclear", "uncertain", "conflicting", "controversial",
                              "rationale", "protocol", "estimate"})
+# 'Response was assessed by the Hamilton scales': how a measure was taken, in a sentence
+# without a statistic, is method, not a finding.
+MEASURING_VERBS = frozenset({"assessed", "measured", "evaluated", "recorded", "determined",
+                             "quantified", "rated", "scored"})
+MEASURING_MEANS = frozenset({"by", "with", "using", "via"})
 # A sentence on how two measures go together ('correlations between changes in atheroma
 # volume and triglycerides', 'response was not correlated with age') compares no arms.
 CORRELATION_WORDS = _forms("correlat:e,ed,es,ing,ion,ions")
@@ -357,6 +366,10 @@ _NULL_PATTERN_NOUNS = ["difference", "differences", "change", "changes", "effect
                        "effects", "impact", "association", "benefit", "improvement",
                        "improvements", "increase", "reduction", "decrease", "significance",
                        "superiority", "advantage", "influence", "variation"]
+# Plural nouns that name every arm together ('none of the techniques').
+_ARMS_TOGETHER = ["groups", "arms", "treatments", "techniques", "interventions", "regimens",
+                  "methods", "strategies", "approaches", "drugs", "agents", "programmes",
+                  "programs", "procedures", "conditions", "therapies", "devices"]
 _NULL_PATTERN_VERBS = ["differ", "change", "affect", "alter", "influence", "modify", "vary",
                        "improve", "reduce", "increase", "decrease", "lower", "raise", "show",
                        "reach", "result", "lead", "produce", "cause", "impact", "benefit",
@@ -381,6 +394,16 @@ NULL_PATTERNS: list[list[dict[str, Any]]] = [
                        "indicate", "suggest"]}},
      {"LOWER": {"IN": ["a", "an", "any"]}, "OP": "?"}, {"OP": "?"}, {"OP": "?"},
      {"LOWER": {"IN": _NULL_PATTERN_NOUNS}}],
+    # "None of the techniques had a significant effect", "none of the treatments showed
+    # any benefit": every arm named together, none with an effect
+    [{"LOWER": "none"}, {"LOWER": "of"}, {"LOWER": {"IN": ["the", "these", "both"]}, "OP": "?"},
+     {"LOWER": {"IN": _ARMS_TOGETHER}},
+     {"LOWER": {"IN": ["had", "has", "have", "showed", "shows", "show", "produced", "exerted",
+                       "made", "yielded", "resulted"]}},
+     {"LOWER": {"IN": ["a", "an", "any", "in"]}, "OP": "?"},
+     {"LOWER": {"IN": ["significant", "statistically", "measurable", "detectable",
+                       "clinically", "meaningful", "relevant"]}},
+     {"OP": "?"}, {"LOWER": {"IN": _NULL_PATTERN_NOUNS}}],
 ]
 # A change within every arm says nothing about the difference between arms.
 WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
@@ -396,7 +419,7 @@ WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
 
 
 # Every windowed pattern has one of these words as its first or second token.
-PATTERN_TRIGGERS = frozenset({"no", "without", "nor", "neither", "not", "n't", "equally",
+PATTERN_TRIGGERS = frozenset({"no", "without", "nor", "neither", "not", "n't", "equally", "none",
                               "similarly", "both", "all", "each", "either", "within"})
 # Patterns use no repeat operators but '?', so no match is longer than this.
 MAX_PATTERN_TOKENS = max(len(p) for p in (*NULL_PATTERNS, *WITHIN_PATTERNS))

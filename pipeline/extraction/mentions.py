@@ -140,6 +140,11 @@ def _looks_like_abbreviation(text: str) -> bool:
     return 1 < len(text) <= 12 and " " not in text and any(ch.isupper() for ch in text)
 
 
+# The share of an entity's phrase (weighted keywords) an abbreviation's long form must
+# cover to stand for the entity.
+ABBREVIATION_COVERAGE = 0.75
+
+
 def _keywords(phrase: str) -> dict[str, float]:
     """Weighted keyword stems; measure words ('rate', 'mean') weigh GENERIC_WEIGHT."""
     return dict(_keyword_items(phrase))
@@ -227,14 +232,14 @@ class MentionFinder:
         # the label of the arm the entity's words fit best ('group A', not the 'group B'
         # that differs by one word)
         best = max((cover for _, cover in labels), default=0.0)
-        extra = [short for short, cover in labels if cover >= max(best, 0.75)]
+        extra = [short for short, cover in labels if cover >= max(best, ABBREVIATION_COVERAGE)]
         spelled: list[str] = []
         for short_text, long_text in abbreviations:
             if GROUP_LABEL.match(short_text):
                 continue
             if short_text.lower() in lowered or long_text.lower() in lowered:
                 extra += [short_text, long_text]
-            elif _coverage(_keywords(long_text), terms) >= 0.75:
+            elif _names_the_entity(_keywords(long_text), terms):
                 extra.append(short_text)
             else:  # 'The MST of stage II NSCLC' -> 'The median survival time of ...'
                 word = _whole_word(short_text)
@@ -404,6 +409,21 @@ def _coverage(keywords: dict[str, float], terms: Terms) -> float:
     scores = [sum(w for k, w in phrase.items() if k in keywords) / sum(phrase.values())
               for phrase in terms.keywords if phrase]
     return max(scores, default=0.0)
+
+
+def _names_the_entity(keywords: dict[str, float], terms: Terms) -> bool:
+    """Whether a long form names the entity: it covers 3/4 of one of the entity's phrases,
+    and is not a rival measure that qualifies the same head otherwise ('relapse-free
+    survival' for 'overall survival': each has a word the other lacks)."""
+    for phrase in terms.keywords:
+        if not phrase or sum(w for k, w in phrase.items() if k in keywords) < (
+                ABBREVIATION_COVERAGE * sum(phrase.values())):
+            continue
+        missing = any(k not in keywords for k in phrase)
+        extra = any(w >= 1.0 and k not in phrase for k, w in keywords.items())
+        if not (missing and extra):
+            return True
+    return False
 
 
 def _clusters(hits: list[tuple[int, float]]) -> list[list[tuple[int, float]]]:

@@ -32,6 +32,7 @@ from pipeline.extraction.cues import (
 )
 from pipeline.extraction.lexicon import (
     COPULAS,
+    FINDING_VERBS,
     LESS_WORDS,
     LIKENESS_WORDS,
     MORE_WORDS,
@@ -62,6 +63,7 @@ FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 NUMBERS_CUE = "<numbers>"  # the cue of a reading from the arms' values
 TIME_PREPOSITIONS = frozenset({"at", "after", "by", "in", "on", "until", "to"})
 NEGATION_WINDOW = 3  # tokens before a cue in which a negation negates it
+NOT_FOUND_REACH = 6  # tokens before 'to be' in which 'not found' / 'not shown' may stand
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +150,10 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         if cue_at is not None and numeric_direction(sentence, start, end, tail, heads,
                                                     comparators) is not None:
             cue_at = None
-    negated = cue_at is not None and _negated(words, max(start, cue_at - NEGATION_WINDOW),
-                                              cue_at, range(tail.start, tail.end))
+    negated = cue_at is not None and (
+        _negated(words, max(start, cue_at - NEGATION_WINDOW), cue_at,
+                 range(tail.start, tail.end))
+        or _not_found_to_be(words, start, cue_at))
     null_spans = [span for span in (
         # a null inside the outcome's name, matched as written, is part of it ('success,
         # without antibiotic change')
@@ -320,6 +324,17 @@ def _negated(words: Sequence[str], start: int, cue_at: int, named: range) -> boo
     """A negation before the cue; not one in the outcome's name ('success, without
     antibiotic change, more frequent with A')."""
     return any(words[i] in NEGATIONS and i not in named for i in range(start, cue_at))
+
+
+def _not_found_to_be(words: Sequence[str], start: int, cue_at: int) -> bool:
+    """'was not found by statistical analysis to be significantly superior': the cue after
+    'to be' (an adverb between them at most), negated by 'not' and a verb of finding
+    farther back than the plain negation window reaches."""
+    be = cue_at - 1 if words[cue_at - 1] == "be" else cue_at - 2
+    if be - 1 < start or words[be] != "be" or words[be - 1] != "to":
+        return False
+    return any(words[i] == "not" and words[i + 1] in FINDING_VERBS
+               for i in range(max(start, be - 1 - NOT_FOUND_REACH), be - 2))
 
 
 def _nearest_span(spans: list[tuple[int, int]], tail: Mention) -> tuple[int, int] | None:

@@ -13,8 +13,11 @@ from dataclasses import dataclass, field
 from pipeline.extraction.lexicon import (
     BASELINE_PHRASES,
     CHANGE_PREPOSITIONS,
+    COPULAS,
     CORRELATION_WORDS,
     HEDGES,
+    MEASURING_MEANS,
+    MEASURING_VERBS,
     OBJECTIVE_WORDS,
 )
 from pipeline.extraction.stats import Significance, Statistic
@@ -50,7 +53,14 @@ class Sentence:
             return True
         if self.stats:
             return False
-        return not OBJECTIVE_WORDS.isdisjoint(self.words[self.start:self.end])
+        # an objective word, not one that ends a hyphenated compound ('intention to
+        # self-examine'); or how a measure was taken ('Response was assessed by the
+        # Hamilton scales')
+        words = self.words
+        return any(words[i] in OBJECTIVE_WORDS and (i == 0 or words[i - 1] != "-")
+                   or words[i] in COPULAS and i + 2 < self.end
+                   and words[i + 1] in MEASURING_VERBS and words[i + 2] in MEASURING_MEANS
+                   for i in range(self.start, self.end))
 
     @property
     def relates_measures(self) -> bool:

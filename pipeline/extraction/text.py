@@ -21,8 +21,10 @@ _EI_HEADER = re.compile(r"^\s*(?:TITLE\s*:+|ABSTRACT\.(?P<section>[A-Z][A-Z /&]*
                         re.MULTILINE)
 _SPACE = re.compile(r"[ \t\r\f\v]+")  # blanks but newlines
 _ODD_BLANKS = ("  ", "\t", "\r", "\f", "\v")
-_DASH_CHARS = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-               "\u2212": "-", "\u00a0": " "}
+# An em dash or a horizontal bar sets a phrase apart ('RFS\u2014but not OS\u2014was
+# prolonged'): spaced, so that it stands as a token of its own, not a hyphen joining words.
+_DASH_CHARS = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": " - ",
+               "\u2015": " - ", "\u2212": "-", "\u00a0": " "}
 _TERMINAL = ".!?:;"
 # Control characters (but blanks: tab, newline, ...), lone surrogates and private-use code
 # points.
@@ -71,8 +73,8 @@ def _nfkc(text: str) -> str:
 
 
 def _fold_dashes(text: str) -> str:
-    """Unicode dashes to '-', no-break spaces to ' ' (str.translate would look up every
-    character of a non-ASCII text; abstracts hold few dashes)."""
+    """Unicode dashes to '-' (an em dash to ' - '), no-break spaces to ' ' (str.translate
+    would look up every character of a non-ASCII text; abstracts hold few dashes)."""
     if text.isascii():
         return text
     for char, replacement in _DASH_CHARS.items():
