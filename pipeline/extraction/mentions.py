@@ -404,26 +404,25 @@ def _whole_word(text: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
 
 
+def _phrase_coverage(keywords: dict[str, float], phrase: dict[str, float]) -> float:
+    """The weighted share of one of the entity's phrases a keyword set covers."""
+    return sum(w for k, w in phrase.items() if k in keywords) / sum(phrase.values())
+
+
 def _coverage(keywords: dict[str, float], terms: Terms) -> float:
     """How much of any of the entity's phrases a keyword set covers."""
-    scores = [sum(w for k, w in phrase.items() if k in keywords) / sum(phrase.values())
-              for phrase in terms.keywords if phrase]
-    return max(scores, default=0.0)
+    return max((_phrase_coverage(keywords, phrase) for phrase in terms.keywords if phrase),
+               default=0.0)
 
 
 def _names_the_entity(keywords: dict[str, float], terms: Terms) -> bool:
-    """Whether a long form names the entity: it covers 3/4 of one of the entity's phrases,
-    and is not a rival measure that qualifies the same head otherwise ('relapse-free
-    survival' for 'overall survival': each has a word the other lacks)."""
-    for phrase in terms.keywords:
-        if not phrase or sum(w for k, w in phrase.items() if k in keywords) < (
-                ABBREVIATION_COVERAGE * sum(phrase.values())):
-            continue
-        missing = any(k not in keywords for k in phrase)
-        extra = any(w >= 1.0 and k not in phrase for k, w in keywords.items())
-        if not (missing and extra):
-            return True
-    return False
+    """Whether a long form names the entity: it covers ABBREVIATION_COVERAGE of one of the
+    entity's phrases, and is not a rival measure that qualifies the same head otherwise
+    ('relapse-free survival' for 'overall survival': each has a word the other lacks)."""
+    return any(_phrase_coverage(keywords, phrase) >= ABBREVIATION_COVERAGE and not (
+        any(k not in keywords for k in phrase)
+        and any(w >= 1.0 and k not in phrase for k, w in keywords.items()))
+        for phrase in terms.keywords if phrase)
 
 
 def _clusters(hits: list[tuple[int, float]]) -> list[list[tuple[int, float]]]:

@@ -53,14 +53,19 @@ class Sentence:
             return True
         if self.stats:
             return False
-        # an objective word, not one that ends a hyphenated compound ('intention to
-        # self-examine'); or how a measure was taken ('Response was assessed by the
-        # Hamilton scales')
-        words = self.words
-        return any(words[i] in OBJECTIVE_WORDS and (i == 0 or words[i - 1] != "-")
-                   or words[i] in COPULAS and i + 2 < self.end
-                   and words[i + 1] in MEASURING_VERBS and words[i + 2] in MEASURING_MEANS
+        return any(self._objective_word(i) or self._how_measured(i)
                    for i in range(self.start, self.end))
+
+    def _objective_word(self, i: int) -> bool:
+        """An aim's word, not one that ends a hyphenated compound ('intention to
+        self-examine')."""
+        return self.words[i] in OBJECTIVE_WORDS and (i == 0 or self.words[i - 1] != "-")
+
+    def _how_measured(self, i: int) -> bool:
+        """'Response was assessed by the Hamilton scales': how a measure was taken."""
+        words = self.words
+        return (words[i] in COPULAS and i + 2 < self.end and words[i + 1] in MEASURING_VERBS
+                and words[i + 2] in MEASURING_MEANS)
 
     @property
     def relates_measures(self) -> bool:
