@@ -76,6 +76,48 @@ def test_aims_definitions_and_background_are_not_findings(extractor: RuleExtract
                            "METHODS: We randomised 200 adults.") == []
 
 
+# A structured abstract whose labels were stripped, as MedEvidence gives its sources:
+# background, methods, results and conclusions as paragraphs.
+PRIOR = "Previous studies have shown that zinc reduces common cold duration."
+METHODS = "We randomised 200 adults to zinc or placebo lozenges."
+NULL_RESULT = "Common cold duration did not differ between zinc and placebo (P = 0.40)."
+CONCLUSION = "Zinc lozenges did not help."
+
+
+def read_sentences(extractor: RuleExtractor, text: str) -> list[str]:
+    """The sentences of `text` the extractor may read a finding from."""
+    parsed = extractor.parser.parse(Abstract("1", "", text, 2020))
+    assert parsed is not None
+    return [parsed.sentence_text(start) for start in parsed.starts if parsed.readable(start)]
+
+
+def test_paragraphs_before_the_first_result_are_not_read(extractor: RuleExtractor) -> None:
+    structured = "\n".join([PRIOR, METHODS, NULL_RESULT, CONCLUSION])
+    assert read_sentences(extractor, structured) == [NULL_RESULT, CONCLUSION]
+    assert [(int(r.polarity), r.sentence) for r in core(extractor, structured)] == [
+        (0, NULL_RESULT)]
+    # the same words as one paragraph: nothing tells the background apart
+    assert read_sentences(extractor, " ".join([PRIOR, METHODS, NULL_RESULT])) == [
+        PRIOR, METHODS, NULL_RESULT]
+
+
+@pytest.mark.parametrize("paragraphs", [
+    [PRIOR, NULL_RESULT],  # two paragraphs: no sign of a structure
+    [PRIOR, METHODS, "Zinc lozenges were well liked."],  # no paragraph states a result
+])
+def test_the_preamble_needs_three_paragraphs_and_a_result(extractor: RuleExtractor,
+                                                          paragraphs: list[str]) -> None:
+    assert read_sentences(extractor, "\n".join(paragraphs)) == paragraphs
+
+
+def test_an_abstract_with_labels_keeps_to_them(extractor: RuleExtractor) -> None:
+    """Labels of its own decide ('CONTEXT:' is background), not the paragraphs."""
+    text = "\n".join(["CONTEXT: " + PRIOR, "DESIGN: " + METHODS, "FINDINGS: Colds were "
+                      "shorter.", "RESULTS: " + NULL_RESULT])
+    assert read_sentences(extractor, text) == ["FINDINGS: Colds were shorter.",
+                                               "RESULTS: " + NULL_RESULT]
+
+
 @pytest.mark.parametrize("text", [
     # a question, even one naming a direction
     "Does zinc reduce common cold duration more than placebo?",

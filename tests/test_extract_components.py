@@ -40,6 +40,9 @@ from pipeline.extraction.mentions import (
     _group_labels,
     _longest,
     _looks_like_abbreviation,
+    _variants,
+    american,
+    stem,
 )
 from pipeline.extraction.nlp import (
     MAX_PARENTHESIS_TOKENS,
@@ -439,3 +442,39 @@ def test_outcome_keywords_and_their_weights(name: str, keywords: dict[str, float
 def test_an_outcome_head_drops_the_qualifier_the_question_adds(name: str,
                                                                head: str | None) -> None:
     assert outcome_head(name) == head
+
+
+@pytest.mark.parametrize(("name", "variants"), [
+    ("percutaneous ethanol injection (PEI)",
+     ["percutaneous ethanol injection (PEI)", "percutaneous ethanol injection", "PEI"]),
+    # a capitalised name of two or three words in brackets is the measure's own
+    ("functional autonomy (Barthel index)",
+     ["functional autonomy (Barthel index)", "functional autonomy", "Barthel index"]),
+    # not a time, a qualifier or an arm's label
+    ("death (at 6 months)", ["death (at 6 months)", "death"]),
+    ("irsogladine (Group I)", ["irsogladine (Group I)", "irsogladine"]),
+    ("pain (Visual analogue scale score)",
+     ["pain (Visual analogue scale score)", "pain"]),  # four words: a description
+])
+def test_name_variants(name: str, variants: list[str]) -> None:
+    assert _variants(name) == variants
+
+
+@pytest.mark.parametrize(("british", "american_form"), [
+    ("oedema", "edema"), ("tumour", "tumor"), ("anaemia", "anemia"),
+    ("haemorrhage", "hemorrhage"), ("caesarean", "cesarean"), ("anaesthesia", "anesthesia"),
+    ("paediatric", "pediatric"), ("oesophageal", "esophageal"), ("foetal", "fetal"),
+    ("diarrhoea", "diarrhea"), ("dyspnoea", "dyspnea"), ("labour", "labor"),
+    ("centre", "center"), ("analysed", "analyzed"), ("hypoglycaemia", "hypoglycemia"),
+    # short words and words that only look British stay as they are
+    ("hour", "hour"), ("four", "four"), ("your", "your"), ("aerobic", "aerobic"),
+    ("more", "more"), ("before", "before"),
+])
+def test_british_spellings_become_american(british: str, american_form: str) -> None:
+    assert american(british) == american_form
+    assert stem(british) == stem(american_form)
+
+
+def test_plural_british_spellings_meet_the_american_singular() -> None:
+    assert stem("tumours") == stem("tumor") == "tumor"
+    assert stem("hours") != stem("hors")

@@ -93,6 +93,12 @@ def test_the_fallback_reads_only_where_the_rules_read_nothing(
     ("prone positioning", "duration of mechanical ventilation",
      "Prone positioning has been studied in critically ill adults receiving mechanical "
      "ventilation for more than a decade."),
+    # 'most of' counts, 'double-blind' is the design: no direction word says a result
+    ("metronidazole", "oral health impacts",
+     "Most of the clinical data were associated with oral health impacts."),
+    ("montelukast", "atopic dermatitis severity",
+     "In a double-blind trial, 59 patients with atopic dermatitis were treated with "
+     "montelukast."),
 ])
 def test_the_fallback_does_not_read_a_sentence_that_reports_no_result(
         classifier: FallbackClassifier, intervention: str, outcome: str, text: str) -> None:

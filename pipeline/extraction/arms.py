@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pipeline.extraction.clauses import inside_parentheses
 from pipeline.extraction.cues import is_amount
 from pipeline.extraction.lexicon import (
+    ARM_NOUNS,
     ARM_PREPOSITIONS,
     COMBINATION_JOINERS,
     CONTROL_WORDS,
@@ -23,11 +24,26 @@ from pipeline.extraction.lexicon import (
     STATISTIC_NOUNS,
     TREATED_WORDS,
 )
-from pipeline.extraction.mentions import Mention
+from pipeline.extraction.mentions import Mention, stem
 from pipeline.extraction.sentence import Sentence
 
 BOTH_ARMS_GAP = 2  # 'both the A and B groups': tokens from 'both' to the first arm
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
+# Words between 'than' / 'compared with' and the reference's name ('than those given X').
+REFERENCE_FILLERS = frozenset({"the", "those", "that", "a", "an", "in", "with", "of", "on",
+                               "to", "for", "patients", "subjects", "participants", "who",
+                               "receiving", "received", "given", "treated", "taking", "after",
+                               "their", "any"})
+# 'efficacy against severe cholera', 'superiority over 12 months': what or when, as often
+# as against which arm.
+LOOSE_MARKERS = frozenset({"against", "over"})
+# References that are no arm: a time, a norm, the whole or another part of the sample.
+NOT_ARMS = frozenset({"baseline", "before", "pre", "prior", "previous", "previously",
+                      "pretreatment", "expected", "predicted", "normal", "healthy", "other",
+                      "others", "all", "both", "either", "each", "this", "these", "men",
+                      "women", "boys", "girls", "children", "adults", "nonsmokers",
+                      "smokers", "day", "week", "month", "year", "visit", "peers",
+                      "counterparts", "comparison"}) | NEGATING_PREFIXES
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
 OPENING_REACH = 15  # tokens after an opening 'Compared with' in which its comma ends it
 
@@ -148,6 +164,37 @@ def comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C"
+
+
+def compared_with_another(sentence: Sentence, start: int, end: int,
+                          heads: Sequence[Mention], comparators: Sequence[Mention],
+                          arm_stems: frozenset[str]) -> bool:
+    """'olmesartan reduced SeDBP more than losartan', asked against valsartan: the clause
+    names no comparator (nor a stand-in for one) and its 'than' / 'compared with' names
+    some other reference, another arm of a trial with more than two. Amounts ('more than
+    50%'), group and control words, times ('than at baseline') and a word of either arm's
+    name (`arm_stems`: 'than the print group' for 'print materials') are no such
+    reference."""
+    words = sentence.words
+    markers = [(a, b) for a, b in sentence.compares
+               if start <= a < end and words[a] not in LOOSE_MARKERS]
+    if not markers:
+        return False
+    arms = arms_in(sentence, start, end, heads, comparators)
+    if any(role == "C" for _, _, role in arms):
+        return False
+    inside = inside_parentheses(words, start, end)
+    for marker_start, marker_end in markers:
+        if marker_start in inside or (marker_start > 0 and is_amount(words, marker_start - 1)):
+            continue
+        reach = min(end, marker_end + REFERENCE_WINDOW)
+        j = marker_end
+        while j < reach and words[j] in REFERENCE_FILLERS:
+            j += 1
+        if j < reach and words[j].isalpha() and words[j] not in ARM_NOUNS | NOT_ARMS and not (
+                stem(words[j]) in arm_stems or any(a <= j < b for a, b, _ in arms)):
+            return True
+    return False
 
 
 def _opening_reference(sentence: Sentence, arms: list[tuple[int, int, str]],

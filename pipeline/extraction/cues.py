@@ -44,8 +44,7 @@ def nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
                 taken: set[int]) -> tuple[int | None, int]:
     best: tuple[int, int] | None = None
     for i in range(start, end):
-        if (i in taken or words[i] not in SIGN_OF or _purpose(words, i) or is_amount(words, i)
-                or _at_risk(words, i) or _blinding(words, i)):
+        if i in taken or not is_cue(words, i):
             continue
         if words[i] in ("inversely", "inverse", "negatively", "positively") and not (
                 i + 1 < end and words[i + 1] in ASSOCIATION_WORDS):
@@ -58,6 +57,13 @@ def nearest_cue(words: Sequence[str], start: int, end: int, tail: Mention,
     if best is None:
         return None, 0
     return best[1], compound_sign(words, start, end, best[1], range(tail.start, tail.end))
+
+
+def is_cue(words: Sequence[str], i: int) -> bool:
+    """A direction word that says what happened: not an aim ('to lower'), an amount
+    ('more than 20%', 'most of'), a population at risk or a blinded design."""
+    return words[i] in SIGN_OF and not (_purpose(words, i) or is_amount(words, i)
+                                        or _at_risk(words, i) or _blinding(words, i))
 
 
 def degree_before_tail(sentence: Sentence, start: int, end: int,
@@ -121,8 +127,11 @@ def _blinding(words: Sequence[str], i: int) -> bool:
 
 def is_amount(words: Sequence[str], i: int) -> bool:
     """'more than 20%', 'less than 5 days', 'more than a decade', 'at least one', 'one or
-    more complications': an amount, not a comparison of arms; 'least squares mean' names
-    an estimate, 'the most common adverse event' ranks events, not arms."""
+    more complications', 'most of the patients': an amount, not a comparison of arms;
+    'least squares mean' names an estimate, 'the most common adverse event' ranks events,
+    not arms."""
+    if words[i] == "most" and i + 1 < len(words) and words[i + 1] == "of":
+        return True
     if words[i] == "least" and ((i > 0 and words[i - 1] == "at") or (
             i + 1 < len(words) and words[i + 1] in ("squares", "square"))):
         return True

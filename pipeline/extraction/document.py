@@ -7,6 +7,7 @@ something in them is read.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from pipeline.extraction.mentions import DocTokens, abbreviation_pairs, stem_pos
 from pipeline.extraction.nlp import parse
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import find_statistics
-from pipeline.extraction.text import clean_text
+from pipeline.extraction.text import MAX_TEXT_CHARS, clean_paragraphs, clean_text
 from pipeline.model import Abstract
 
 
@@ -141,6 +142,12 @@ class ParsedAbstract:
 # 'These differences were not statistically significant': the null (or 'significant')
 # within this many tokens of the referring words.
 JUDGED_WINDOW = 8
+# An abstract in this many paragraphs or more is taken for a structured one (background,
+# methods, results, conclusions) even when its labels were stripped.
+STRUCTURED_PARAGRAPHS = 3
+# A paragraph that says 'significant' or gives a percentage (or a p-value or an interval:
+# find_statistics) reports results.
+RESULT_MARKS = re.compile(r"signific|\d\s*%", re.IGNORECASE)
 # Words that may stand with the arms' nouns after 'between' ('between the two study groups').
 ARM_PHRASE_WORDS = frozenset({"the", "two", "both", "study"})
 
@@ -166,8 +173,11 @@ class AbstractParser:
 
     def parse(self, abstract: Abstract) -> ParsedAbstract | None:
         """The parsed abstract, or None when its text has no letter at all."""
-        text = " ".join(t for t in (clean_text(abstract.title), clean_text(abstract.text))
-                        if t)
+        title = clean_text(abstract.title)
+        paragraphs = clean_paragraphs(abstract.text)
+        body = " ".join(paragraphs)[:MAX_TEXT_CHARS]
+        text = " ".join(t for t in (title, body) if t)
+        offset = len(title) + 1 if title and body else 0
         if not any(ch.isalpha() for ch in text):
             return None
         doc = parse(self.nlp, text)
@@ -187,13 +197,29 @@ class AbstractParser:
                                 abbreviation_pairs(doc, text),
                                 DocTokens(doc, lower), stem_positions(stems), self.lexicon,
                                 self.max_read_tokens)
-        parsed.background, parsed.sections = _sections(parsed)
+        parsed.background, parsed.sections = _sections(parsed, paragraphs, offset)
         return parsed
 
 
-def _sections(parsed: ParsedAbstract) -> tuple[set[int], dict[int, str]]:
-    """Start tokens of sentences under a background/methods label ('METHODS: ...'), and
-    each sentence's section label ('' before the first)."""
+def _preamble_chars(paragraphs: list[str]) -> int:
+    """How many characters of the joined paragraphs come before the first paragraph that
+    states a result, in a structured abstract whose labels were stripped (MedEvidence's
+    sources: background, methods, results and conclusions as paragraphs); 0 when the text
+    has fewer than STRUCTURED_PARAGRAPHS paragraphs or none states a result."""
+    if len(paragraphs) < STRUCTURED_PARAGRAPHS:
+        return 0
+    for index, paragraph in enumerate(paragraphs):
+        if RESULT_MARKS.search(paragraph) or find_statistics(paragraph):
+            return sum(len(p) + 1 for p in paragraphs[:index])
+    return 0
+
+
+def _sections(parsed: ParsedAbstract, paragraphs: list[str],
+              offset: int) -> tuple[set[int], dict[int, str]]:
+    """Start tokens of sentences under a background/methods label ('METHODS: ...') or, in
+    an abstract with no label of its own, in its preamble (the paragraphs before the first
+    result; they start at character `offset` of the text), and each sentence's section
+    label ('' before the first)."""
     skipped: set[int] = set()
     sections: dict[int, str] = {}
     reading = True
@@ -208,4 +234,8 @@ def _sections(parsed: ParsedAbstract) -> tuple[set[int], dict[int, str]]:
         if not reading:
             skipped.add(start)
         sections[start] = name
+    if not any(sections.values()):
+        preamble = range(offset, offset + _preamble_chars(paragraphs))
+        skipped.update(start for start in parsed.bounds
+                       if parsed.token_chars[start] in preamble)
     return skipped, sections

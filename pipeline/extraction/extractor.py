@@ -20,8 +20,10 @@ from typing import Protocol
 
 from spacy.language import Language
 
+from pipeline.extraction.arms import compared_with_another
 from pipeline.extraction.caches import TermsCache, WordCache
 from pipeline.extraction.calibration import ConfidenceModel, load_default_model
+from pipeline.extraction.clauses import clause
 from pipeline.extraction.document import AbstractParser, ParsedAbstract
 from pipeline.extraction.fallback import (
     FallbackClassifier,
@@ -30,6 +32,7 @@ from pipeline.extraction.fallback import (
 )
 from pipeline.extraction.lexicon import (
     ADVERSE_OUTCOME_WORDS,
+    ARM_NOUNS,
     GENERIC_OUTCOME_WORDS,
     GOOD_OUTCOME_WORDS,
     REDUCTION_OUTCOME_WORDS,
@@ -38,7 +41,7 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.locate import MentionLocator, Mentions
 from pipeline.extraction.mediators import discover
-from pipeline.extraction.mentions import MentionFinder
+from pipeline.extraction.mentions import MentionFinder, stem
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.naming import SpanNamer, ner_linker
 from pipeline.extraction.nlp import build_nlp, configured_model
@@ -51,6 +54,7 @@ from pipeline.extraction.stats import Significance
 from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Evidence, Query
 
+ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
 
 
@@ -112,8 +116,9 @@ class RuleExtractor:
         intervention, outcome, comparator = self.locator.query_mentions(parsed, query)
         implicit = (settings.implicit_head_factor if intervention
                     else settings.unseen_head_factor)
+        arm_stems = self._arm_stems(parsed, query, comparator)
         found = self._triples(parsed, abstract, query.intervention, query.outcome,
-                              intervention, outcome, comparator, implicit)
+                              intervention, outcome, comparator, implicit, arm_stems)
         if not found and self.fallback is not None:
             found = self._fallback(self.fallback, parsed, abstract, query, intervention,
                                    outcome, comparator, implicit)
@@ -122,7 +127,7 @@ class RuleExtractor:
                 continue
             middle = self.locator.mentions(parsed, self.locator.terms(parsed, mediator))
             found += self._triples(parsed, abstract, query.intervention, mediator,
-                                   intervention, middle, comparator, implicit)
+                                   intervention, middle, comparator, implicit, arm_stems)
             found += self._triples(parsed, abstract, mediator, query.outcome, middle,
                                    outcome, {}, 0.0)
         if not mediators and self.discover_mediators and intervention:
@@ -138,18 +143,33 @@ class RuleExtractor:
             return []
         intervention, outcome, comparator = self.locator.query_mentions(parsed, query)
         return list(self._candidates(parsed, query.outcome, intervention, outcome,
-                                     comparator, True))
+                                     comparator, True,
+                                     self._arm_stems(parsed, query, comparator)))
+
+    def _arm_stems(self, parsed: ParsedAbstract, query: Query,
+                     comparators: Mentions) -> frozenset[str] | None:
+        """The stems of both arms' names, for telling a third arm from them, when the
+        abstract names the comparator; None (no check) when it does not, as the
+        comparator may then go by other words throughout."""
+        if query.comparator is None or not comparators:
+            return None
+        stems = (self.locator.terms(parsed, query.intervention).stems
+                 | self.locator.terms(parsed, query.comparator).stems)
+        # an abbreviation standing for an arm or a group ('CG': control group) is one
+        stems |= {stem(short) for short, long in parsed.abbreviations
+                  if {stem(w) for w in long.lower().split()} & (stems | ARM_NOUN_STEMS)}
+        return frozenset(stems)
 
     # triples ---------------------------------------------------------------------------
 
     def _triples(self, parsed: ParsedAbstract, abstract: Abstract, head: Entity,
                  tail: Entity, heads: Mentions, tails: Mentions, comparators: Mentions,
-                 implicit: float) -> list[Evidence]:
+                 implicit: float, arm_stems: frozenset[str] | None = None) -> list[Evidence]:
         """Rows head -> tail; a sentence without the head counts with factor `implicit`
         (0: the head must be named)."""
         rows: list[Evidence] = []
         candidates = list(self._candidates(parsed, tail, heads, tails, comparators,
-                                           implicit > 0))
+                                           implicit > 0, arm_stems))
         when = _time_points(tail)
         weights = self.picker.pooling_weights([self._pick_score(parsed, c, when)
                                                for c in candidates])
@@ -167,10 +187,11 @@ class RuleExtractor:
         return rows
 
     def _candidates(self, parsed: ParsedAbstract, tail: Entity, heads: Mentions,
-                    tails: Mentions, comparators: Mentions,
-                    implicit_head: bool) -> Iterator[Candidate]:
+                    tails: Mentions, comparators: Mentions, implicit_head: bool,
+                    arm_stems: frozenset[str] | None = None) -> Iterator[Candidate]:
         """Every finding sentence that mentions the tail (and the head, or the head is
-        implicit), with the rules' reading of it."""
+        implicit), with the rules' reading of it; none of a clause that compares with a
+        third arm (`arm_stems`: the stems of both arms' names, see _arm_stems)."""
         adverse = _adverse(tail)
         timed = _timed(tail)
         reduction = _reduction(tail)
@@ -182,6 +203,9 @@ class RuleExtractor:
             sentence = parsed.sentence(start)
             tail_mention = max(tail_mentions, key=lambda m: m.score)
             arms = comparators.get(start, [])
+            if arm_stems is not None and compared_with_another(
+                    sentence, *clause(sentence, tail_mention), head_mentions, arms, arm_stems):
+                continue
             reading = read(sentence, tail_mention, head_mentions, arms, adverse, timed,
                            reduction, when)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
@@ -195,11 +219,13 @@ class RuleExtractor:
         rules when they can (the outcome matched only loosely), else by the classifier;
         trusted less than a rule reading of a named outcome."""
         settings = self.fallback_settings
-        candidates = self._result_candidates(parsed, query, heads, tails, comparators)
+        arm_stems = self._arm_stems(parsed, query, comparators)
+        candidates = self._result_candidates(parsed, query, heads, tails, comparators, arm_stems)
         if not candidates:
             loose = self.locator.mentions(parsed, self.locator.terms(parsed, query.outcome),
                                           settings.min_outcome_score)
-            candidates = self._result_candidates(parsed, query, heads, loose, comparators)
+            candidates = self._result_candidates(parsed, query, heads, loose, comparators,
+                                                 arm_stems)
         if not candidates:
             return []
         when = _time_points(query.outcome)
@@ -220,11 +246,12 @@ class RuleExtractor:
         return [row] if row is not None else []
 
     def _result_candidates(self, parsed: ParsedAbstract, query: Query, heads: Mentions,
-                           tails: Mentions, comparators: Mentions) -> list[Candidate]:
+                           tails: Mentions, comparators: Mentions,
+                           arm_stems: frozenset[str] | None) -> list[Candidate]:
         """Sentences about the outcome that report a result: not aims, not comparisons
         of the arms at baseline."""
         return [c for c in self._candidates(parsed, query.outcome, heads, tails, comparators,
-                                            True)
+                                            True, arm_stems)
                 if not c.sentence.is_aim and self.picker.states_result(c.sentence)
                 and not c.sentence.at_baseline]
 

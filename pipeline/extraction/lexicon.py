@@ -413,7 +413,8 @@ WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
     [{"LOWER": {"IN": ["in", "within", "for"]}}, {"LOWER": "both"}],
     # 'All groups showed improved speed of processing'
     [{"LOWER": "all"}, {"OP": "?"}, {"LOWER": {"IN": ["groups", "arms"]}},
-     {"LOWER": {"IN": ["showed", "improved", "increased", "decreased", "reduced", "had"]}}],
+     {"LOWER": {"IN": ["showed", "improved", "increased", "decreased", "reduced", "had",
+                       "presented", "demonstrated", "experienced", "exhibited", "achieved"]}}],
     [{"LOWER": "within"}, {"ORTH": "-", "OP": "?"}, {"LOWER": {"IN": ["group", "groups"]}}],
 ]
 

@@ -41,11 +41,32 @@ _INSIDE_PAREN = re.compile(r"[(\[]([^()\[\],;]{1,20})[,;)\]]")
 _WORD = re.compile(r"[\w-]+")
 
 
+# British spellings of one word -> the American ones (Cochrane's questions are British,
+# many abstracts American): 'oedema'/'edema', 'tumour'/'tumor', 'anaemia'/'anemia'.
+_BRITISH = tuple((re.compile(p), r) for p, r in (
+    (r"^(an|h|f)ae", r"\1e"), (r"aem", "em"), (r"^caes", "ces"), (r"naec", "nec"),
+    (r"paed", "ped"), (r"^aet", "et"), (r"^oe(dem|soph|str)", r"e\1"), (r"^foet", "fet"),
+    (r"^coel", "cel"), (r"oea$", "ea"), (r"(?<=\w{2})our$", "or"),
+    (r"(?<=(ent|lit|met|fib))re$", "er"), (r"ys(e|ed|es|ing)$", r"yz\1")))
+_MAYBE_BRITISH = re.compile(r"ae|oe|our$|re$|ys")  # a quick test before the table
+
+
+def american(word: str) -> str:
+    """A lower-case word in American spelling (words of four letters or fewer as they
+    are: 'hour', 'four')."""
+    if len(word) <= 4 or not _MAYBE_BRITISH.search(word):
+        return word
+    for pattern, replacement in _BRITISH:
+        word = pattern.sub(replacement, word)
+    return word
+
+
 @lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
-    """A crude, fast stem: lower-case, plural -s dropped, cut to six characters, so that
-    'infections'/'infection'/'infectious' and 'reduction'/'reduced' meet; words that name
-    the same outcome ('mortality', 'died') take one stem ('death')."""
+    """A crude, fast stem: lower-case, American spelling, plural -s dropped, cut to six
+    characters, so that 'infections'/'infection'/'infectious', 'reduction'/'reduced' and
+    'tumours'/'tumor' meet; words that name the same outcome ('mortality', 'died') take
+    one stem ('death')."""
     w = word.lower().strip(".,;:()[]'\"")
     w = SAME_OUTCOME_WORDS.get(w, w)
     if len(w) > 4:
@@ -55,7 +76,7 @@ def stem(word: str) -> str:
             w = w[:-3] + "y"
         elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
-    return w[:STEM_CHARS]
+    return american(w)[:STEM_CHARS]
 
 
 def _weight(word: str) -> float:
@@ -131,13 +152,23 @@ def _variants(text: str) -> list[str]:
     stripped = _PAREN.sub("", text).strip()
     if stripped and stripped != text:
         out.append(stripped)
-    out += [m.strip() for m in _INSIDE_PAREN.findall(text) if _looks_like_abbreviation(m)]
+    out += [m.strip() for m in _INSIDE_PAREN.findall(text)
+            if _looks_like_abbreviation(m) or _names_a_scale(m)]
     return out
 
 
 def _looks_like_abbreviation(text: str) -> bool:
     text = text.strip()
     return 1 < len(text) <= 12 and " " not in text and any(ch.isupper() for ch in text)
+
+
+def _names_a_scale(text: str) -> bool:
+    """'functional autonomy (Barthel index)', 'airway responsiveness (AMP PC20)': a
+    capitalised name of two or three words in brackets is the measure's own name ('Group
+    I', an arm's label, is none)."""
+    words = text.split()
+    return 2 <= len(words) <= 3 and words[0][:1].isupper() and words[0].lower() not in (
+        "at", "in", "for", "with", "all", "any", "the", "or", "and", "group", "arm")
 
 
 # The share of an entity's phrase (weighted keywords) an abbreviation's long form must

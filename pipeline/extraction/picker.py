@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.extraction.cues import is_amount
+from pipeline.extraction.cues import is_amount, is_cue
 from pipeline.extraction.lexicon import SIGN_OF
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance
@@ -121,14 +121,15 @@ class SentencePicker:
     def states_result(sentence: Sentence) -> bool:
         """Whether the sentence reports a result at all (a statistic, a comparison, a
         direction or null wording): a review's 'outcomes reported so far, such as X'
-        does not, so the fallback classifier does not read it."""
+        does not, so the fallback classifier does not read it. Direction words that say
+        no result ('a double-blind trial', 'to lower', 'most of') do not count."""
         if sentence.stats or sentence.nulls:
             return True
         words, span = sentence.words, range(sentence.start, sentence.end)
         # words that only measure an amount ('for more than a decade') compare no arms
         amounts = {j for i in span if is_amount(words, i) for j in (i, i + 1)}
         return any(start not in amounts for start, _ in sentence.compares) or any(
-            i not in amounts and (words[i] in RESULT_WORDS or words[i] in SIGN_OF)
+            i not in amounts and (words[i] in RESULT_WORDS or is_cue(words, i))
             for i in span)
 
     def pooling_weights(self, scores: Sequence[float]) -> list[float]:

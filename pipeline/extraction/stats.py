@@ -54,6 +54,7 @@ class Statistic:
     offset: int
     significance: Significance
     direction: int = 0
+    ratio: bool = False  # a named ratio (RR, OR, HR, ...): by convention intervention / comparator
 
 
 def _number(text: str) -> float | None:
@@ -125,7 +126,8 @@ def _interval_statistic(match: re.Match[str], sentence: str,
         return Statistic(match.start(), Significance.SIGNIFICANT)
     if low <= null <= high:
         return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
-    return Statistic(match.start(), Significance.SIGNIFICANT, 1 if low > null else -1)
+    return Statistic(match.start(), Significance.SIGNIFICANT, 1 if low > null else -1,
+                     ratio=null == 1.0)
 
 
 def find_statistics(sentence: str) -> list[Statistic]:

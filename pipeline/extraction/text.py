@@ -17,8 +17,8 @@ _TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)(?:\s[^<>]{0,200})?/?>")
 _BLOCK_TAGS = frozenset({"p", "div", "br", "li", "ul", "ol", "tr", "td", "th", "table",
                          "h1", "h2", "h3", "h4", "h5", "h6", "title", "sec", "abstracttext",
                          "section", "article", "body", "head", "html", "caption", "label"})
-_EI_HEADER = re.compile(r"^\s*(?:TITLE\s*:+|ABSTRACT\.(?P<section>[A-Z][A-Z /&]*?)\s*:+)",
-                        re.MULTILINE)
+_EI_HEADER = re.compile(
+    r"^\s*(?:TITLE\s*:+|ABSTRACT\.\s*(?P<section>[A-Z][A-Z /&]*?)\.?\s*:+)", re.MULTILINE)
 _SPACE = re.compile(r"[ \t\r\f\v]+")  # blanks but newlines
 _ODD_BLANKS = ("  ", "\t", "\r", "\f", "\v")
 # An em dash or a horizontal bar sets a phrase apart ('RFS\u2014but not OS\u2014was
@@ -47,6 +47,12 @@ def clean_text(raw: str | bytes, limit: int = MAX_TEXT_CHARS) -> str:
     """Plain text: markup and entities removed, controls and surrogates dropped, unicode
     dashes folded to '-', at most `limit` characters. A line without final punctuation
     (a title, a heading) gets a full stop so the sentence splitter sees its end."""
+    return " ".join(clean_paragraphs(raw, limit))[:limit]
+
+
+def clean_paragraphs(raw: str | bytes, limit: int = MAX_TEXT_CHARS) -> list[str]:
+    """The lines of `clean_text` before they are joined: an abstract whose section labels
+    were stripped keeps its sections as paragraphs."""
     text = decode(raw)[: limit * 2]
     if "<" in text:
         text = _TAG.sub(_tag_break, text)
@@ -63,7 +69,7 @@ def clean_text(raw: str | bytes, limit: int = MAX_TEXT_CHARS) -> str:
         line = line.strip()
         if line:
             lines.append(line if line[-1] in _TERMINAL else line + ".")
-    return " ".join(lines)[:limit]
+    return lines
 
 
 def _nfkc(text: str) -> str:
