@@ -121,7 +121,7 @@ class RuleExtractor:
                               intervention, outcome, comparator, implicit, arm_stems)
         if not found and self.fallback is not None:
             found = self._fallback(self.fallback, parsed, abstract, query, intervention,
-                                   outcome, comparator, implicit)
+                                   outcome, comparator, implicit, arm_stems)
         for mediator in mediators:
             if mediator.id in (query.intervention.id, query.outcome.id):
                 continue
@@ -213,13 +213,13 @@ class RuleExtractor:
 
     def _fallback(self, classifier: FallbackClassifier, parsed: ParsedAbstract,
                   abstract: Abstract, query: Query, heads: Mentions, tails: Mentions,
-                  comparators: Mentions, implicit: float) -> list[Evidence]:
+                  comparators: Mentions, implicit: float,
+                  arm_stems: frozenset[str] | None) -> list[Evidence]:
         """The intervention -> outcome row when no sentence gave the rules a reading: the
         picker's best sentence about the outcome (matched loosely if need be), read by the
         rules when they can (the outcome matched only loosely), else by the classifier;
         trusted less than a rule reading of a named outcome."""
         settings = self.fallback_settings
-        arm_stems = self._arm_stems(parsed, query, comparators)
         candidates = self._result_candidates(parsed, query, heads, tails, comparators, arm_stems)
         if not candidates:
             loose = self.locator.mentions(parsed, self.locator.terms(parsed, query.outcome),

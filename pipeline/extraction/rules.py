@@ -166,7 +166,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     said_within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end for s in sentence.compares)
     within = said_within or both_arms_before(words, start, cue_at, heads, comparators)
-    offset = sentence.token_chars[tail.start] - sentence.char_start
+    offset = sentence.offset(tail.start)
     stat = nearest_significance(sentence.stats, offset)
     significance = stat.significance if stat else (
         Significance.SIGNIFICANT if sentence.affirmed else Significance.NOT_REPORTED)
@@ -210,7 +210,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # that a significant estimate contradicts compares something else (periods,
         # subgroups); the estimate is the between-arm finding
         estimate = nearest_significance([st for st in sentence.stats if st.direction],
-                                        sentence.token_chars[tail.start] - sentence.char_start)
+                                        offset)
         if estimate is not None:
             return Reading(estimate.direction, _bounded(0.5 - 0.15 * hedged),
                            Significance.SIGNIFICANT, hedged=hedged)
@@ -272,9 +272,7 @@ def _null_in_clause(sentence: Sentence, start: int, end: int, tail: Mention) -> 
     if not any(start <= s[0] < end and not tail.start <= s[0] < tail.end
                for s in sentence.nulls):
         return False
-    first = sentence.token_chars[start] - sentence.char_start
-    last = (sentence.token_chars[end] if end < len(sentence.token_chars)
-            else sentence.char_start + len(sentence.text)) - sentence.char_start
+    first, last = sentence.offset(start), sentence.offset(end)
     return not any(first <= st.offset < last and st.significance is Significance.SIGNIFICANT
                    for st in sentence.stats)
 
@@ -289,16 +287,15 @@ def _estimate_says(sentence: Sentence, cue_at: int, polarity: int,
     the comparator's own ('associated with placebo treatment (OR 1.28, ...), excess
     respiratory rate (OR 1.51, ...)'); nor for a difference, often given as comparator
     minus intervention ('risk difference 4.2% in favour of antibiotic')."""
-    def char(token: int) -> int:
-        return sentence.token_chars[token] - sentence.char_start
-
-    at = char(cue_at)
-    named = [char(m.start) for m in comparators if m.start < cue_at]
+    if polarity == 0:
+        return False
+    at = sentence.offset(cue_at)
+    named = [sentence.offset(m.start) for m in comparators if m.start < cue_at]
     ratios = [s for s in sentence.stats if s.ratio]
     if named and any(max(named) < s.offset < at for s in ratios):
         return False
     after = [s for s in ratios if s.direction and s.offset > at]
-    return polarity != 0 and bool(after) and after[0].direction == polarity
+    return bool(after) and after[0].direction == polarity
 
 
 def _read_at(when: frozenset[float], sentence: Sentence, tail: Mention,

@@ -45,6 +45,13 @@ class Sentence:
     withdrawn: tuple[int, int] | None = None
     affirmed: bool = False
 
+    def offset(self, token: int) -> int:
+        """A token's character offset in `text`, where statistics are placed (the
+        sentence's end token: the length of `text`)."""
+        if token >= self.end:
+            return len(self.text)
+        return self.token_chars[token] - self.char_start
+
     @property
     def is_aim(self) -> bool:
         """An aim, a question or a definition of outcomes (or a statement of prior
