@@ -25,6 +25,7 @@ from pipeline.extraction.caches import TermsCache, WordCache
 from pipeline.extraction.calibration import ConfidenceModel, load_default_model
 from pipeline.extraction.clauses import clause
 from pipeline.extraction.document import AbstractParser, ParsedAbstract
+from pipeline.extraction.every_outcome import TRIGGERS, asks_harm, null_on_every_outcome
 from pipeline.extraction.fallback import (
     FallbackClassifier,
     FallbackSettings,
@@ -56,6 +57,7 @@ from pipeline.model import Abstract, Entity, Evidence, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
+EVERY_OUTCOME_CUE = "<every outcome>"  # the cue of a null said of every outcome
 
 
 class Extractor(Protocol):
@@ -122,6 +124,8 @@ class RuleExtractor:
         if not found and self.fallback is not None:
             found = self._fallback(self.fallback, parsed, abstract, query, intervention,
                                    outcome, comparator, implicit, arm_stems)
+        if not found:
+            found = self._every_outcome(parsed, abstract, query, intervention, implicit)
         for mediator in mediators:
             if mediator.id in (query.intervention.id, query.outcome.id):
                 continue
@@ -243,6 +247,26 @@ class RuleExtractor:
         reading = Reading(polarity, confidence, Significance.NOT_REPORTED, FALLBACK_CUE)
         row = self._evidence(query.intervention, query.outcome, reading, confidence,
                              abstract, best.sentence.text)
+        return [row] if row is not None else []
+
+    def _every_outcome(self, parsed: ParsedAbstract, abstract: Abstract, query: Query,
+                       heads: Mentions, implicit: float) -> list[Evidence]:
+        """The null row of a sentence that says no outcome differed (every_outcome.py),
+        when no sentence about the outcome gave a row: one naming the intervention first,
+        else the first; trusted less than any reading of a named outcome."""
+        harm = asks_harm(_name_words(query.outcome))
+        found = [start for start in parsed.starts
+                 if parsed.readable(start) and not (start == 0 and parsed.titled)
+                 and not TRIGGERS.isdisjoint(parsed.words[start:parsed.bounds[start]])
+                 and null_on_every_outcome(parsed.sentence(start), harm)]
+        if not found:
+            return []
+        best = next((start for start in found if start in heads), found[0])
+        confidence = self.settings.every_outcome_confidence * (
+            1.0 if best in heads else implicit)
+        reading = Reading(0, confidence, Significance.NOT_REPORTED, EVERY_OUTCOME_CUE)
+        row = self._evidence(query.intervention, query.outcome, reading, confidence,
+                             abstract, parsed.sentence(best).text)
         return [row] if row is not None else []
 
     def _result_candidates(self, parsed: ParsedAbstract, query: Query, heads: Mentions,

@@ -29,6 +29,8 @@ class ExtractorSettings:
     implicit_head_factor: float = 0.85
     # confidence factor for it when the abstract never names the intervention at all
     unseen_head_factor: float = 0.7
+    # confidence of a null said of every outcome when no sentence names the outcome
+    every_outcome_confidence: float = 0.25
     # longest sentence read, in tokens; longer ones are run-on text without boundaries
     max_read_tokens: int = 250
     # confidence factor for an intervention -> mediator row the extractor discovered
