@@ -15,6 +15,7 @@ and the helpers it names), `picker.py` (which sentence carries the result), `med
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
@@ -53,9 +54,16 @@ from pipeline.extraction.rules import Candidate, Reading, read
 from pipeline.extraction.settings import ExtractorSettings
 from pipeline.extraction.stats import Significance
 from pipeline.extraction.timepoints import time_points
-from pipeline.model import Abstract, Entity, Evidence, Query
+from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
+# The last word of an arm that is another's base without its addition ('X alone').
+ARM_ALONE_WORDS = frozenset({"alone", "only"})
+# First words of an arm without active treatment ('placebo', 'usual care', 'no X').
+CONTROL_LEADS = frozenset({"placebo", "sham", "usual", "standard", "routine", "conventional",
+                           "control", "no", "without", "waitlist", "wait", "untreated",
+                           "vehicle", "observation"})
+CONTROL_NAME_WORDS = 6  # a longer name describes a procedure, not an arm without one
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
 EVERY_OUTCOME_CUE = "<every outcome>"  # the cue of a null said of every outcome
 
@@ -111,6 +119,17 @@ class RuleExtractor:
 
     def extract(self, abstract: Abstract, query: Query,
                 mediators: Sequence[Entity] = ()) -> list[Evidence]:
+        if query.comparator is not None and _asks_control_against_treatment(query):
+            # abstracts say what the treatment did against the control ('the treatment
+            # group', 'compared to the control'), so the rules read that and the rows are
+            # turned round: the control against the treatment is the opposite
+            turned = Query(query.comparator, query.outcome, query.intervention)
+            return [_turned_round(row, query.comparator, query.intervention)
+                    for row in self._extract(abstract, turned, mediators)]
+        return self._extract(abstract, query, mediators)
+
+    def _extract(self, abstract: Abstract, query: Query,
+                 mediators: Sequence[Entity]) -> list[Evidence]:
         parsed = self.parser.parse(abstract)
         if parsed is None:
             return []
@@ -321,6 +340,31 @@ class RuleExtractor:
             return None
         return evidence_row(head, tail, reading.polarity, min(0.95, max(0.0, confidence)),
                             abstract, sentence, self.name)
+
+
+def _asks_control_against_treatment(query: Query) -> bool:
+    """'placebo vs drug', 'routine therapy alone vs X plus routine therapy': the question's
+    intervention is the arm without the treatment, its comparator an arm with one (not a
+    time: 'placebo vs baseline')."""
+    assert query.comparator is not None
+    comparator = _name_words(query.comparator)
+    return (_control_arm(_name_words(query.intervention)) and not _control_arm(comparator)
+            and "baseline" not in comparator)
+
+
+def _control_arm(words: list[str]) -> bool:
+    """A short name that opens with a word for no active treatment ('placebo', 'usual
+    care', 'no rehabilitation') or ends with 'alone' / 'only'."""
+    return 0 < len(words) <= CONTROL_NAME_WORDS and (
+        words[0] in CONTROL_LEADS or words[-1] in ARM_ALONE_WORDS)
+
+
+def _turned_round(row: Evidence, treatment: Entity, control: Entity) -> Evidence:
+    """A row read with the treatment as the head, as the control against the treatment
+    (the opposite direction); rows of other heads (mediator -> outcome) as they are."""
+    if row.head.id != treatment.id:
+        return row
+    return dataclasses.replace(row, head=control, polarity=Polarity(-int(row.polarity)))
 
 
 def _adverse(entity: Entity) -> bool:

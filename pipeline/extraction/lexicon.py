@@ -326,7 +326,8 @@ COMBINATION_JOINERS = frozenset({"and", "plus", "+", "with"})
 FOLLOW_UP_BREAKS = frozenset({"but", "however", "although", ";"})
 FOLLOW_UP_SUBJECTS = frozenset({"difference", "differences", "decrease", "increase",
                                 "reduction", "improvement", "change", "effect", "trend",
-                                "comparison", "comparisons", "it", "this", "these"})
+                                "comparison", "comparisons", "it", "this", "these",
+                                "results", "result"})
 # A sentence opening 'These differences ...' refers back to the one before it.
 REFERRING_WORDS = frozenset({"this", "these", "the", "such", "that", "those"})
 
@@ -374,7 +375,9 @@ _NULL_PATTERN_VERBS = ["differ", "change", "affect", "alter", "influence", "modi
                        "improve", "reduce", "increase", "decrease", "lower", "raise", "show",
                        "reach", "result", "lead", "produce", "cause", "impact", "benefit",
                        # 'we did not find any significant differences'
-                       "find", "detect", "observe", "reveal", "demonstrate"]
+                       "find", "detect", "observe", "reveal", "demonstrate",
+                       # 'did not achieve statistical significance'
+                       "achieve", "attain"]
 NULL_PATTERNS: list[list[dict[str, Any]]] = [
     # "no group differences", "no statistically significant between-group difference"
     [{"LOWER": {"IN": ["no", "without", "nor", "neither"]}}, {"OP": "?"}, {"OP": "?"},
@@ -387,6 +390,12 @@ NULL_PATTERNS: list[list[dict[str, Any]]] = [
                        "changed", "affected", "influenced", "modified"]}}],
     [{"LOWER": {"IN": ["equally", "similarly"]}}, {"LOWER": {"IN": [
         "effective", "efficacious", "safe", "well", "good"]}}],
+    # 'the efficacy not being significantly different from ranitidine'
+    [{"LOWER": "not"}, {"LOWER": {"IN": ["being", "been"]}}, {"OP": "?"},
+     {"LOWER": {"IN": ["different", "significant", "altered", "changed", "affected"]}}],
+    # 'A and B equally stimulated hypertrophy', 'were equally superior to placebo': the
+    # same change with both, no difference between them
+    [{"LOWER": "equally"}, {"IS_ALPHA": True}],
     # "does not have a significantly larger effect", "did not show any benefit", "do not
     # indicate any significant difference"
     [{"LOWER": {"IN": ["did", "does", "do", "had", "has"]}}, {"LOWER": {"IN": ["not", "n't"]}},

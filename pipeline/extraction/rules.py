@@ -63,6 +63,11 @@ FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 NUMBERS_CUE = "<numbers>"  # the cue of a reading from the arms' values
 TIME_PREPOSITIONS = frozenset({"at", "after", "by", "in", "on", "until", "to"})
 NEGATION_WINDOW = 3  # tokens before a cue in which a negation negates it
+BASELINE_REFERENCE_REACH = 4  # tokens after 'compared to' naming the state before treatment
+BASELINE_REFERENCES = frozenset({"baseline", "before", "pretreatment", "pre-treatment",
+                                 "preintervention", "pre-intervention"})
+TREND_REACH = 4  # tokens before a cue in which 'trend towards' / 'tended to' leads it
+TREND_WORDS = frozenset({"trend", "trends", "trended", "trending", "tended", "tendency"})
 NOT_FOUND_REACH = 6  # tokens before 'to be' in which 'not found' / 'not shown' may stand
 
 
@@ -125,6 +130,20 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     return reading
 
 
+def _against_baseline(words: Sequence[str], after: int, end: int) -> bool:
+    """'improved in both arms compared to the score before intervention': a comparison
+    with the arms' own state before treatment, not with the other arm; not one that goes
+    on to another reference ('in comparison to baseline (28.4) and the placebo period')."""
+    at = next((i for i in range(after, min(end, after + BASELINE_REFERENCE_REACH))
+               if words[i] in BASELINE_REFERENCES), None)
+    if at is None:
+        return False
+    following = at + 1
+    if following < end and words[following] == "(":
+        following = next((i + 1 for i in range(following, end) if words[i] == ")"), end)
+    return following >= end or words[following] not in ("and", "or")
+
+
 def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
           comparators: Sequence[Mention], adverse_tail: bool,
           timed_tail: bool) -> Reading | None:
@@ -164,7 +183,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                                                   head_tokens)], tail),
         null_follow_up(sentence, end, arm_tokens, head_tokens)) if span is not None]
     said_within = any(start <= s[0] < end for s in sentence.within) and not any(
-        start <= s[0] < end for s in sentence.compares)
+        start <= s[0] < end and not _against_baseline(words, s[1], end)
+        for s in sentence.compares)
     within = said_within or both_arms_before(words, start, cue_at, heads, comparators)
     offset = sentence.offset(tail.start)
     stat = nearest_significance(sentence.stats, offset)
@@ -256,6 +276,11 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         polarity = summed_up
     if significance is Significance.NOT_SIGNIFICANT and not said_significant:
         return Reading(0, _bounded(0.5 - 0.15 * hedged), significance, cue, flipped, hedged)
+    if significance is not Significance.SIGNIFICANT and not said_significant and any(
+            words[i] in TREND_WORDS for i in range(max(start, cue_at - TREND_REACH), cue_at)):
+        # 'a trend towards an increase in IgM', 'tended to be higher': a change that did
+        # not reach significance, which trial reports (and reviews) count as no difference
+        return Reading(0, _bounded(0.45 - 0.15 * hedged), significance, cue, flipped, hedged)
     confidence = 0.5
     confidence += 0.2 * (significance is Significance.SIGNIFICANT or said_significant)
     confidence += 0.1 * (cue not in WEAK_CUES)

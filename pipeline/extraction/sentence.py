@@ -22,6 +22,9 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.stats import Significance, Statistic
 
+# Words before 'baseline' that make it the arms' state before treatment.
+BASELINE_LEADS = frozenset({"the", "mean", "median", "average"})
+
 
 @dataclass(slots=True)
 class Sentence:
@@ -99,7 +102,9 @@ class Sentence:
         if any(words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase
                for i in range(self.start, self.end) for phrase in BASELINE_PHRASES):
             return True
-        # 'the baseline HRQOL scores were comparable'; not 'change from the baseline'
-        return any(words[i] == "the" and words[i + 1] == "baseline"
+        # 'the baseline HRQOL scores were comparable', 'mean baseline eGFRs were similar';
+        # not 'change from the baseline', 'the mean baseline-adjusted change'
+        return any(words[i] in BASELINE_LEADS and words[i + 1] == "baseline"
                    and (i == self.start or words[i - 1] not in CHANGE_PREPOSITIONS)
+                   and (i + 2 >= self.end or words[i + 2] not in ("-", "adjusted"))
                    for i in range(self.start, self.end - 1))
