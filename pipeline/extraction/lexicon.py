@@ -61,6 +61,7 @@ MORE_WORDS = _forms(
     "higher", "greater", "more", "larger", "longer", "bigger", "faster", "better",
     "elevated", "increased", "superior", "excess", "additional", "highest", "greatest",
     "longest", "most", "stronger", "frequent", "commoner", "heavier", "wider", "earlier",
+    "outperform:,ed,s,ing",
 )
 LESS_WORDS = _forms(
     "lower", "less", "fewer", "smaller", "shorter", "slower", "reduced", "decreased",
@@ -177,7 +178,7 @@ ARM_NOUNS = frozenset({"groups", "group", "arms", "arm", "treatments", "regimens
 WORSE_WORDS = _forms("worse", "worsen:,ed,s,ing", "impair:,ed,s")
 VALENCE_CUES = _forms("improv:e,ed,es,ing,ement,ements", "better", "worse",
                       "worsen:,ed,s,ing", "impair:,ed,s", "superior", "inferior", "benefit:,ed,s",
-                      "beneficial")
+                      "beneficial", "outperform:,ed,s,ing")
 # Pace words: for an outcome that is a time ('time to recovery', 'operative time'),
 # 'recovered earlier' or 'faster' is less of it, 'later' or 'slower' more.
 PACE_CUES = frozenset({"earlier", "faster", "sooner", "quicker", "later", "slower"})
