@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy
 from spacy.attrs import IDX, LENGTH, LOWER, SENT_START
@@ -27,12 +27,12 @@ from pipeline.extraction.lexicon import (
     SECTION_LABEL,
     Lexicon,
 )
-from pipeline.extraction.mentions import DocTokens, abbreviation_pairs, stem_positions
+from pipeline.extraction.mentions import DocTokens, Terms, abbreviation_pairs, stem_positions
 from pipeline.extraction.nlp import parse
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import find_statistics
 from pipeline.extraction.text import MAX_TEXT_CHARS, clean_paragraphs, clean_text
-from pipeline.model import Abstract
+from pipeline.model import Abstract, Entity
 
 
 @dataclass(slots=True)
@@ -56,6 +56,9 @@ class ParsedAbstract:
     stem_positions: dict[str, list[int]]  # for fuzzy lookups
     lexicon: Lexicon  # matches phrases and patterns when a sentence is built
     max_read_tokens: int  # longer sentences are not read (ExtractorSettings)
+    # each entity's terms with this abstract's abbreviations (locate.py), by the entity
+    # and its aliases: the extractor asks for the arms' and the outcome's more than once
+    entity_terms: dict[tuple[Entity, tuple[str, ...]], Terms] = field(default_factory=dict)
 
     def readable(self, start: int) -> bool:
         """A finding sentence: not under a background/methods label, and not a run-on

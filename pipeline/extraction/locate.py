@@ -83,9 +83,13 @@ class MentionLocator:
 
     def terms(self, parsed: ParsedAbstract, entity: Entity) -> Terms:
         """The entity's terms (remembered: a run asks about the same entities in every
-        abstract) with this abstract's abbreviations."""
-        return self.finder.expand_abbreviations(parsed.abbreviations,
-                                                self.terms_cache.terms(entity))
+        abstract) with this abstract's abbreviations (remembered with the abstract)."""
+        key = (entity, entity.aliases)
+        terms = parsed.entity_terms.get(key)
+        if terms is None:
+            terms = parsed.entity_terms[key] = self.finder.expand_abbreviations(
+                parsed.abbreviations, self.terms_cache.terms(entity))
+        return terms
 
     def query_mentions(self, parsed: ParsedAbstract,
                        query: Query) -> tuple[Mentions, Mentions, Mentions]:

@@ -273,9 +273,11 @@ class MentionFinder:
             elif _names_the_entity(_keywords(long_text), terms):
                 extra.append(short_text)
             else:  # 'The MST of stage II NSCLC' -> 'The median survival time of ...'
-                word = _whole_word(short_text)
-                spelled += [word.sub(long_text, p)
-                            for p in terms.phrases[:2] if word.search(p)]
+                # (a regex per short form only for the phrases that hold it at all)
+                holding = [p for p in terms.phrases[:2] if short_text in p]
+                if holding:
+                    word = _whole_word(short_text)
+                    spelled += [word.sub(long_text, p) for p in holding if word.search(p)]
         return terms.with_aliases(extra).with_keywords(spelled)
 
     def exact(self, tokens: DocTokens | Doc, terms: Terms) -> list[Mention]:

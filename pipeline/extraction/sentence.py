@@ -22,6 +22,9 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.stats import Significance, Statistic
 
+# The baseline phrases by their first word: a sentence's words are looked up once each.
+BASELINE_PHRASES_BY_FIRST = {first: tuple(p for p in BASELINE_PHRASES if p[0] == first)
+                             for first, *_ in BASELINE_PHRASES}
 # Words before 'baseline' that make it the arms' state before treatment.
 BASELINE_LEADS = frozenset({"the", "mean", "median", "average"})
 
@@ -63,6 +66,9 @@ class Sentence:
             return True
         if self.stats:
             return False
+        words = self.words[self.start:self.end]
+        if OBJECTIVE_WORDS.isdisjoint(words) and MEASURING_VERBS.isdisjoint(words):
+            return False  # most sentences: neither test below can hold, no need to scan
         return any(self._objective_word(i) or self._how_measured(i)
                    for i in range(self.start, self.end))
 
@@ -99,9 +105,12 @@ class Sentence:
     def at_baseline(self) -> bool:
         """Whether it compares the arms before treatment ('similar at baseline')."""
         words = self.words
-        if any(words[i] == phrase[0] and tuple(words[i:i + len(phrase)]) == phrase
-               for i in range(self.start, self.end) for phrase in BASELINE_PHRASES):
+        if any(tuple(words[i:i + len(phrase)]) == phrase
+               for i in range(self.start, self.end)
+               for phrase in BASELINE_PHRASES_BY_FIRST.get(words[i], ())):
             return True
+        if "baseline" not in words[self.start + 1:self.end]:
+            return False
         # 'the baseline HRQOL scores were comparable', 'mean baseline eGFRs were similar';
         # not 'change from the baseline', 'the mean baseline-adjusted change'
         return any(words[i] in BASELINE_LEADS and words[i + 1] == "baseline"
