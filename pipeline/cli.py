@@ -183,7 +183,7 @@ def query(
     try:
         question = Query(
             Entity.from_name(intervention, "intervention"), Entity.from_name(outcome, "outcome"),
-            Entity.from_name(comparator, "comparator") if comparator else None,
+            Entity.from_name(comparator, "comparator") if comparator is not None else None,
             None if direction is None else (
                 Polarity.INCREASES if direction is Direction.INCREASE else Polarity.DECREASES))
         stopping = policy_from_name(policy, in_force)

@@ -129,6 +129,9 @@ def test_missing_file_and_empty_query(tmp_path: Path) -> None:
     assert code == 1 and "No such file" in err
     code, _, err = run("query", "  ", "cold", db=tmp_path / "g.sqlite")
     assert code == 2 and "intervention is empty" in err
+    # an empty comparator is bad input too, not a question without one
+    code, _, err = run("query", "zinc", "cold", "--comparator", "", db=tmp_path / "g.sqlite")
+    assert code == 2 and "comparator is empty" in err and err.count("\n") == 1
 
 
 def test_real_process_prints_no_traceback(tmp_path: Path) -> None:

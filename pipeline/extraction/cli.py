@@ -238,7 +238,7 @@ def abstracts(
     try:
         query = resolver.resolve_query(Query(
             resolver.resolve(intervention, "intervention"), resolver.resolve(outcome, "outcome"),
-            resolver.resolve(comparator, "comparator") if comparator else None))
+            resolver.resolve(comparator, "comparator") if comparator is not None else None))
         mediators = [resolver.resolve(m, "mediator") for m in mediator or []]
     except InvalidEvidence as exc:
         raise fail(str(exc), 2) from None
