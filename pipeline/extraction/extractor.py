@@ -9,8 +9,9 @@ itself are resolved in `linking.py` (MeSH UI when grounded, else the normalised 
 own module: `document.py` (parsing and flattening an abstract), `locate.py` (where the
 entities are mentioned), `rules.py` (reading a sentence, with the words of `lexicon.py`
 and the helpers it names), `picker.py` (which sentence carries the result), `mediators.py`
-(discovering mediators), `fallback.py` (the classifier when no rule reads), `rows.py`
-(making and pooling rows). Its tuning values are one `ExtractorSettings`.
+(discovering mediators), `fallback.py` (the classifier when no rule reads),
+`every_outcome.py` (a null said of every outcome, when no sentence names the outcome),
+`rows.py` (making and pooling rows). Its tuning values are one `ExtractorSettings`.
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ class RuleExtractor:
 
     def extract(self, abstract: Abstract, query: Query,
                 mediators: Sequence[Entity] = ()) -> list[Evidence]:
-        if query.comparator is not None and _asks_control_against_treatment(query):
+        if query.comparator is not None and _asks_control_against_treatment(
+                query.intervention, query.comparator):
             # abstracts say what the treatment did against the control ('the treatment
             # group', 'compared to the control'), so the rules read that and the rows are
             # turned round: the control against the treatment is the opposite
@@ -342,14 +344,13 @@ class RuleExtractor:
                             abstract, sentence, self.name)
 
 
-def _asks_control_against_treatment(query: Query) -> bool:
+def _asks_control_against_treatment(intervention: Entity, comparator: Entity) -> bool:
     """'placebo vs drug', 'routine therapy alone vs X plus routine therapy': the question's
     intervention is the arm without the treatment, its comparator an arm with one (not a
     time: 'placebo vs baseline')."""
-    assert query.comparator is not None
-    comparator = _name_words(query.comparator)
-    return (_control_arm(_name_words(query.intervention)) and not _control_arm(comparator)
-            and "baseline" not in comparator)
+    other = _name_words(comparator)
+    return (_control_arm(_name_words(intervention)) and not _control_arm(other)
+            and "baseline" not in other)
 
 
 def _control_arm(words: list[str]) -> bool:
