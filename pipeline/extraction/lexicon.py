@@ -495,3 +495,27 @@ def _spans_time(doc: Doc, start: int, end: int) -> bool:
     following = doc[end:min(len(doc), end + TIME_LOOKAHEAD)]
     return bool(following) and (following[0].like_num or any(
         t.lower_ in TIME_WORDS for t in following))
+
+# Abbreviations common enough that abstracts use them undefined, with the long forms a
+# review writes out ('postoperative C-reactive protein levels' is 'CRP levels' in the
+# text); one short form may stand for more than one wording. Not ambiguous ones ('HR':
+# heart rate or hazard ratio; 'PE'; 'BPD').
+COMMON_ABBREVIATIONS = (
+    ("CRP", "C-reactive protein"), ("HbA1c", "glycated hemoglobin"),
+    ("HbA1c", "glycosylated hemoglobin"), ("HbA1C", "glycated hemoglobin"),
+    ("A1C", "glycated hemoglobin"), ("BMI", "body mass index"), ("BP", "blood pressure"),
+    ("SBP", "systolic blood pressure"), ("DBP", "diastolic blood pressure"),
+    ("LDL", "low-density lipoprotein"), ("HDL", "high-density lipoprotein"),
+    ("QoL", "quality of life"), ("QOL", "quality of life"),
+    ("HRQoL", "health-related quality of life"), ("HRQOL", "health-related quality of life"),
+    ("MI", "myocardial infarction"), ("ICU", "intensive care unit"),
+    ("LOS", "length of stay"), ("PONV", "postoperative nausea and vomiting"),
+    ("VAS", "visual analogue scale"), ("OS", "overall survival"),
+    ("PFS", "progression-free survival"), ("eGFR", "estimated glomerular filtration rate"),
+    ("UTI", "urinary tract infection"), ("DVT", "deep vein thrombosis"),
+    ("VTE", "venous thromboembolism"), ("IOP", "intraocular pressure"),
+    ("NEC", "necrotizing enterocolitis"), ("ROP", "retinopathy of prematurity"),
+    ("SSI", "surgical site infection"), ("PPH", "postpartum hemorrhage"),
+    ("LBW", "low birth weight"),
+)
+

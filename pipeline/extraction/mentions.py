@@ -19,6 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from pipeline.extraction.lexicon import (
+    COMMON_ABBREVIATIONS,
     COUNT_WORDS,
     GENERIC_OUTCOME_WORDS,
     SAME_OUTCOME_WORDS,
@@ -378,7 +379,23 @@ def abbreviation_pairs(doc: Doc, text: str) -> list[tuple[str, str]]:
         pairs.setdefault(pair, None)
     for pair in _group_labels(text):
         pairs.setdefault(pair, None)
+    defined = {short for short, _ in pairs}
+    for pair in _common_abbreviations(text):
+        if pair[0] not in defined:
+            pairs.setdefault(pair, None)
     return list(pairs)
+
+
+_COMMON_SHORT = re.compile(r"\b(?:" + "|".join(
+    sorted({re.escape(short) for short, _ in COMMON_ABBREVIATIONS}, key=len, reverse=True))
+    + r")\b")
+
+
+def _common_abbreviations(text: str) -> list[tuple[str, str]]:
+    """The (short, long) pairs of COMMON_ABBREVIATIONS whose short form the text uses
+    (it may not define it: 'CRP levels did not differ')."""
+    used = set(_COMMON_SHORT.findall(text))
+    return [(short, long) for short, long in COMMON_ABBREVIATIONS if short in used]
 
 
 # Arms named by a label the abstract defines: 'amiodarone (group I)', 'group B (ethanol
