@@ -501,21 +501,21 @@ def _spans_time(doc: Doc, start: int, end: int) -> bool:
 # text); one short form may stand for more than one wording. Not ambiguous ones ('HR':
 # heart rate or hazard ratio; 'PE'; 'BPD').
 COMMON_ABBREVIATIONS = (
-    ("CRP", "C-reactive protein"), ("HbA1c", "glycated hemoglobin"),
-    ("HbA1c", "glycosylated hemoglobin"), ("HbA1C", "glycated hemoglobin"),
-    ("A1C", "glycated hemoglobin"), ("BMI", "body mass index"), ("BP", "blood pressure"),
-    ("SBP", "systolic blood pressure"), ("DBP", "diastolic blood pressure"),
+    ("CRP", "C-reactive protein"), ("BMI", "body mass index"), ("BP", "blood pressure"),
+    ("HbA1c", "glycated hemoglobin"), ("HbA1c", "glycosylated hemoglobin"),
+    ("HbA1C", "glycated hemoglobin"), ("A1C", "glycated hemoglobin"), ("LBW", "low birth weight"),
+    ("SBP", "systolic blood pressure"),
+    ("DBP", "diastolic blood pressure"), ("QoL", "quality of life"), ("QOL", "quality of life"),
     ("LDL", "low-density lipoprotein"), ("HDL", "high-density lipoprotein"),
-    ("QoL", "quality of life"), ("QOL", "quality of life"),
-    ("HRQoL", "health-related quality of life"), ("HRQOL", "health-related quality of life"),
-    ("MI", "myocardial infarction"), ("ICU", "intensive care unit"),
-    ("LOS", "length of stay"), ("PONV", "postoperative nausea and vomiting"),
-    ("VAS", "visual analogue scale"), ("OS", "overall survival"),
+    ("HRQoL", "health-related quality of life"),
+    ("HRQOL", "health-related quality of life"), ("ICU", "intensive care unit"),
+    ("LOS", "length of stay"), ("OS", "overall survival"), ("VAS", "visual analogue scale"),
+    ("PONV", "postoperative nausea and vomiting"),
     ("PFS", "progression-free survival"), ("eGFR", "estimated glomerular filtration rate"),
     ("UTI", "urinary tract infection"), ("DVT", "deep vein thrombosis"),
-    ("VTE", "venous thromboembolism"), ("IOP", "intraocular pressure"),
+    ("VTE", "venous thromboembolism"), ("MI", "myocardial infarction"),
     ("NEC", "necrotizing enterocolitis"), ("ROP", "retinopathy of prematurity"),
     ("SSI", "surgical site infection"), ("PPH", "postpartum hemorrhage"),
-    ("LBW", "low birth weight"),
+    ("IOP", "intraocular pressure"),
 )
 
