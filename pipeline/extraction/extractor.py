@@ -54,17 +54,11 @@ from pipeline.extraction.rows import evidence_row, one_finding_per_pair
 from pipeline.extraction.rules import Candidate, Reading, read
 from pipeline.extraction.settings import ExtractorSettings
 from pipeline.extraction.stats import Significance
+from pipeline.extraction.study import opens_as_control
 from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
-# The last word of an arm that is another's base without its addition ('X alone').
-ARM_ALONE_WORDS = frozenset({"alone", "only"})
-# First words of an arm without active treatment ('placebo', 'usual care', 'no X').
-CONTROL_LEADS = frozenset({"placebo", "sham", "usual", "standard", "routine", "conventional",
-                           "control", "no", "without", "waitlist", "wait", "untreated",
-                           "vehicle", "observation"})
-CONTROL_NAME_WORDS = 6  # a longer name describes a procedure, not an arm without one
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
 EVERY_OUTCOME_CUE = "<every outcome>"  # the cue of a null said of every outcome
 
@@ -349,15 +343,8 @@ def _asks_control_against_treatment(intervention: Entity, comparator: Entity) ->
     intervention is the arm without the treatment, its comparator an arm with one (not a
     time: 'placebo vs baseline')."""
     other = _name_words(comparator)
-    return (_control_arm(_name_words(intervention)) and not _control_arm(other)
+    return (opens_as_control(_name_words(intervention)) and not opens_as_control(other)
             and "baseline" not in other)
-
-
-def _control_arm(words: list[str]) -> bool:
-    """A short name that opens with a word for no active treatment ('placebo', 'usual
-    care', 'no rehabilitation') or ends with 'alone' / 'only'."""
-    return 0 < len(words) <= CONTROL_NAME_WORDS and (
-        words[0] in CONTROL_LEADS or words[-1] in ARM_ALONE_WORDS)
 
 
 def _turned_round(row: Evidence, treatment: Entity, control: Entity) -> Evidence:

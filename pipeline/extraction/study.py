@@ -14,12 +14,14 @@ was observational or otherwise not randomised (GRADE starts the certainty of evi
 from non-randomised studies low); and `has_control_arm`: whether it had an untreated,
 placebo, sham or usual-care arm at all (a trial of two active treatments says nothing
 about either against no treatment: GRADE's indirectness).
-All are cheap regular-expression searches.
+All are cheap regular-expression searches. Beside them, two judgements of an arm's name
+(the question's, not the abstract's): `names_control` and the stricter `opens_as_control`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pipeline.extraction.lexicon import CONTROL_WORDS, STOP_WORDS
 from pipeline.model import Abstract
@@ -129,6 +131,26 @@ def names_control(comparator: str) -> bool:
     standard care, a control, or 'no X' / 'without X'."""
     words = _words(comparator)
     return not CONTROL_WORDS.isdisjoint(words) or words[:1] in (["no"], ["without"])
+
+
+# First words of an arm's name that say it has no active treatment ('placebo', 'usual
+# care', 'no rehabilitation'), last words that make it another arm's base without its
+# addition ('routine therapy alone'), and the longest such name (a longer one describes a
+# procedure that happens to open with 'standard').
+CONTROL_LEADS = frozenset({"placebo", "sham", "usual", "standard", "routine", "conventional",
+                           "control", "no", "without", "waitlist", "wait", "untreated",
+                           "vehicle", "observation"})
+ARM_ALONE_WORDS = frozenset({"alone", "only"})
+CONTROL_NAME_WORDS = 6
+
+
+def opens_as_control(words: Sequence[str]) -> bool:
+    """Whether an arm's name (its lower-case words) is that of an arm without the active
+    treatment, judged by how it opens or ends: stricter than `names_control`, which finds
+    a control word anywhere in a comparator's name, since the extractor turns a question
+    round on it ('glycemic levels determined by standard monitors' is a treatment)."""
+    return 0 < len(words) <= CONTROL_NAME_WORDS and (
+        words[0] in CONTROL_LEADS or words[-1] in ARM_ALONE_WORDS)
 
 
 def _arm_prefixes(names: tuple[str, ...]) -> set[str]:
