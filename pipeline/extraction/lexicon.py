@@ -249,9 +249,31 @@ GENERIC_OUTCOME_WORDS = frozenset({
 })
 
 # Words a question and an abstract use for the same outcome ("risk of death" / "90-day
-# mortality"): the fuzzy outcome match gives each group one stem.
-SAME_OUTCOME_WORDS = {w: "death" for w in ("mortality", "mortalities", "died", "die", "dying",
-                                           "deaths", "dead", "fatality", "fatalities")}
+# mortality", "treatment retention" / "retained in treatment", "wound healing" / "healed
+# wounds"): the fuzzy outcome match gives each group one stem. Beyond synonyms, the forms of
+# short words the six-character stem keeps apart ('healin' / 'healed'); not words that are
+# also directions ('fell', 'falling') or time points ('admission').
+SAME_OUTCOME_WORDS = {word: common for common, words in (
+    ("death", ("mortality", "mortalities", "died", "die", "dying", "deaths", "dead",
+               "fatality", "fatalities")),
+    ("retain", ("retention", "retained", "retaining")),
+    ("spectacles", ("glasses", "eyeglasses")),
+    ("leak", ("leakage", "leakages", "leaked", "leaking", "leaks")),
+    ("heal", ("healing", "healed", "heals")),
+    ("bleed", ("bleeding", "bleedings", "bled", "bleeds")),
+    ("vomit", ("vomiting", "vomited", "vomits", "emesis")),
+    ("itch", ("itching", "itchiness", "pruritus")),
+    ("walk", ("walking", "walked", "walks")),
+    ("wear", ("wearing", "worn")),
+    ("sleep", ("sleeping", "slept")),
+    ("cry", ("crying", "cried", "cries")),
+    ("cough", ("coughing", "coughs")),
+    ("wheeze", ("wheezing", "wheezes")),
+    ("swell", ("swelling", "swollen")),
+    ("scar", ("scarring", "scars")),
+    ("smoke", ("smoking", "smoked")),
+    ("conceive", ("conception", "conceived")),
+) for word in words}
 
 # Reading a sentence (rules.py and its helpers): clause boundaries, signs, definitions.
 CLAUSE_BREAKS = frozenset({";", "but", "whereas", "however", "although", "while"})

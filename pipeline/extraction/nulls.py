@@ -82,7 +82,7 @@ def likened_to_comparator(sentence: Sentence, comparators: Sequence[Mention]) ->
         if link < sentence.start or words[link] not in LIKENED_LINKS:
             continue
         for i in range(link - 1, max(sentence.start, link - LIKENESS_REACH) - 1, -1):
-            if words[i] in LIKENED_WORDS:
+            if words[i] in LIKENED_WORDS and words[i + 1] != "-":  # not 'the same-day arm'
                 return True
             if words[i] in SIGN_OF or words[i] in PHRASE_BREAKS:
                 break

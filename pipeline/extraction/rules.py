@@ -165,10 +165,12 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # improvement', 'more likely to define the steps'): the sentence says it happened,
         # unless the arms' own values say which way ('the proportion needing additional
         # treatment was 3.1% after A and 7.2% after B') or the clause states a null ('did
-        # not differ on Clinical Global Impressions-Improvement scores')
+        # not differ on Clinical Global Impressions-Improvement scores'), or an estimate
+        # does ('the risk ratio of viral suppression was 1.21 (95% CI 1.04-1.38)')
         cue_at, sign = nearest_cue(words, start, end, tail, arm_tokens | parenthesised)
-        if cue_at is not None and numeric_direction(sentence, start, end, tail, heads,
-                                                    comparators) is not None:
+        if cue_at is not None and (
+                numeric_direction(sentence, start, end, tail, heads, comparators) is not None
+                or _significant_estimate_in(sentence, start, end)):
             cue_at = None
     negated = cue_at is not None and (
         _negated(words, max(start, cue_at - NEGATION_WINDOW), cue_at,
@@ -288,6 +290,15 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     confidence += 0.05 * bool(heads)
     confidence -= 0.2 * hedged
     return Reading(polarity, _bounded(confidence), significance, cue, flipped, hedged)
+
+
+def _significant_estimate_in(sentence: Sentence, start: int, end: int) -> bool:
+    """Whether the clause gives a ratio (RR, OR, HR) whose interval excludes 1; not a
+    difference or coefficient, whose sign depends on how the scale is scored ('significant
+    improvement (B = -6.72, 95% CI -8.15 to -5.28)')."""
+    first, last = sentence.offset(start), sentence.offset(end)
+    return any(s.ratio and s.direction and s.significance is Significance.SIGNIFICANT
+               and first <= s.offset < last for s in sentence.stats)
 
 
 def _null_in_clause(sentence: Sentence, start: int, end: int, tail: Mention) -> bool:
