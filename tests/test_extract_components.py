@@ -478,3 +478,22 @@ def test_british_spellings_become_american(british: str, american_form: str) -> 
 def test_plural_british_spellings_meet_the_american_singular() -> None:
     assert stem("tumours") == stem("tumor") == "tumor"
     assert stem("hours") != stem("hors")
+
+
+def test_short_form_stands_for_the_part_of_an_outcome_it_names(fast: Language) -> None:
+    """'allogenic blood transfusions (ABTs)' names part of 'rate of postoperative
+    allogeneic blood transfusion': a keyword set with 'ABTs' in that part's place, weighing
+    what it replaces (by hand: allogeneic 1 + blood 0.25 + transfusion 1 = 2.25)."""
+    entity = Entity.from_name("rate of postoperative allogeneic blood transfusion")
+    terms = MentionFinder(fast).expand_abbreviations(
+        [("ABTs", "allogenic blood transfusions")], Terms.of(entity))
+    assert {"rate": 0.25, "postop": 1.0, "abts": 2.25} in terms.keywords
+    # a long form that is the whole outcome adds the short form as a phrase instead
+    whole = MentionFinder(fast).expand_abbreviations(
+        [("ABT", "allogeneic blood transfusion")],
+        Terms.of(Entity.from_name("allogeneic blood transfusion")))
+    assert "ABT" in whole.phrases and len(whole.keywords) == 1
+    # one that names something the outcome does not hold adds nothing
+    other = MentionFinder(fast).expand_abbreviations(
+        [("WSB", "washed shed blood")], Terms.of(entity))
+    assert other.keywords == Terms.of(entity).keywords

@@ -137,6 +137,11 @@ class Terms:
                       if k and k not in self.keywords)
         return Terms(self.entity, self.phrases, self.keywords + extra) if extra else self
 
+    def with_keyword_sets(self, sets: Iterable[dict[str, float]]) -> Terms:
+        """More fuzzy keyword sets, as they are (`expand_abbreviations`' shortened ones)."""
+        extra = tuple(k for k in sets if k and k not in self.keywords)
+        return Terms(self.entity, self.phrases, self.keywords + extra) if extra else self
+
     def with_aliases(self, aliases: Iterable[str]) -> Terms:
         known = {p.lower() for p in self.phrases}
         extra = [a for a in aliases if a and a.lower() not in known]
@@ -266,6 +271,7 @@ class MentionFinder:
         best = max((cover for _, cover in labels), default=0.0)
         extra = [short for short, cover in labels if cover >= max(best, ABBREVIATION_COVERAGE)]
         spelled: list[str] = []
+        shortened: list[dict[str, float]] = []
         for short_text, long_text in abbreviations:
             if GROUP_LABEL.match(short_text):
                 continue
@@ -279,7 +285,8 @@ class MentionFinder:
                 if holding:
                     word = _whole_word(short_text)
                     spelled += [word.sub(long_text, p) for p in holding if word.search(p)]
-        return terms.with_aliases(extra).with_keywords(spelled)
+                shortened += _shortened(short_text, _keywords(long_text), terms)
+        return terms.with_aliases(extra).with_keywords(spelled).with_keyword_sets(shortened)
 
     def exact(self, tokens: DocTokens | Doc, terms: Terms) -> list[Mention]:
         """Exact forms: the matches of a spaCy PhraseMatcher on LOWER (on ORTH for
@@ -463,6 +470,27 @@ def _coverage(keywords: dict[str, float], terms: Terms) -> float:
     """How much of any of the entity's phrases a keyword set covers."""
     return max((_phrase_coverage(keywords, phrase) for phrase in terms.keywords if phrase),
                default=0.0)
+
+
+def _shortened(short: str, long_keywords: dict[str, float],
+               terms: Terms) -> list[dict[str, float]]:
+    """The entity's keyword sets with the part a long form names put as its short form:
+    'rate of postoperative allogeneic blood transfusion' meets 'the rate of postoperative
+    ABTs' when the abstract defines 'allogenic blood transfusions (ABTs)'. The short form
+    weighs what it stands for; every content word of the long form must be in the set,
+    and something else too (else the long form names the entity itself)."""
+    short_stem = stem(short)
+    content = {k for k, w in long_keywords.items() if w >= 1.0}
+    if not content or short_stem in long_keywords:
+        return []
+    sets = []
+    for keywords in terms.keywords:
+        if content <= keywords.keys() and any(
+                w >= 1.0 and k not in long_keywords for k, w in keywords.items()):
+            kept = {k: w for k, w in keywords.items() if k not in long_keywords}
+            kept[short_stem] = sum(w for k, w in keywords.items() if k in long_keywords)
+            sets.append(kept)
+    return sets
 
 
 def _names_the_entity(keywords: dict[str, float], terms: Terms) -> bool:
