@@ -405,6 +405,10 @@ NULL_PATTERNS: list[list[dict[str, Any]]] = [
     # "no group differences", "no statistically significant between-group difference"
     [{"LOWER": {"IN": ["no", "without", "nor", "neither"]}}, {"OP": "?"}, {"OP": "?"},
      {"OP": "?"}, {"LOWER": {"IN": _NULL_PATTERN_NOUNS}}],
+    # 'there is no evidence that A reduces the rate of X', 'no evidence to support': the
+    # claim that follows is denied (not 'no evidence of disease', a patient's state)
+    [{"LOWER": "no"}, {"LOWER": "evidence"}, {"LOWER": {"IN": ["that", "to"]}},
+     {"LOWER": {"IN": ["suggest", "support", "show", "indicate"]}, "OP": "?"}],
     # "did not significantly differ", "were not different", "does not affect"
     [{"LOWER": {"IN": ["did", "does", "do", "was", "were", "is", "are", "had", "has",
                        "could", "can", "would"]}},
