@@ -41,6 +41,7 @@ from pipeline.extraction.mentions import (
     _longest,
     _looks_like_abbreviation,
     _variants,
+    spelled_out,
     american,
     stem,
 )
@@ -497,3 +498,19 @@ def test_short_form_stands_for_the_part_of_an_outcome_it_names(fast: Language) -
     other = MentionFinder(fast).expand_abbreviations(
         [("WSB", "washed shed blood")], Terms.of(entity))
     assert other.keywords == Terms.of(entity).keywords
+
+
+def test_an_outcome_named_by_a_common_abbreviation_is_also_spelled_out() -> None:
+    """A review's 'LVEF at 12 weeks' meets an abstract that only writes 'left ventricular
+    ejection fraction'; 'PaO2' has two long forms; a name without one is left alone."""
+    terms = spelled_out(Terms.of(Entity.from_name("LVEF at 12 weeks")))
+    assert "left ventricular ejection fraction at 12 weeks" in terms.phrases
+    assert {"left": 1.0, "ventri": 1.0, "ejecti": 1.0, "fracti": 1.0, "12": 0.25,
+            "week": 0.25} in terms.keywords
+    oxygen = spelled_out(Terms.of(Entity.from_name("PaO2")))
+    assert {"arterial partial pressure of oxygen", "arterial oxygen tension"} <= set(
+        oxygen.phrases)
+    plain = Terms.of(Entity.from_name("pain intensity"))
+    assert spelled_out(plain) == plain
+    # a short form inside a longer word is no abbreviation ('TGF' is not 'TG')
+    assert spelled_out(Terms.of(Entity.from_name("TGF-beta"))).phrases == ("TGF-beta",)

@@ -524,7 +524,8 @@ def _spans_time(doc: Doc, start: int, end: int) -> bool:
 
 # Abbreviations common enough that abstracts use them undefined, with the long forms a
 # review writes out ('postoperative C-reactive protein levels' is 'CRP levels' in the
-# text); one short form may stand for more than one wording. Not ambiguous ones ('HR':
+# text), and that reviews use for what an abstract spells out ('LVEF'); one short form may
+# stand for more than one wording. Not ambiguous ones ('HR':
 # heart rate or hazard ratio; 'PE'; 'BPD').
 COMMON_ABBREVIATIONS = (
     ("CRP", "C-reactive protein"), ("BMI", "body mass index"), ("BP", "blood pressure"),
@@ -543,5 +544,23 @@ COMMON_ABBREVIATIONS = (
     ("NEC", "necrotizing enterocolitis"), ("ROP", "retinopathy of prematurity"),
     ("SSI", "surgical site infection"), ("PPH", "postpartum hemorrhage"),
     ("IOP", "intraocular pressure"),
+    ("VAP", "ventilator-associated pneumonia"), ("LVEF", "left ventricular ejection fraction"),
+    ("PaO2", "arterial partial pressure of oxygen"), ("PaO2", "arterial oxygen tension"),
+    ("PaCO2", "arterial partial pressure of carbon dioxide"),
+    ("FEV1", "forced expiratory volume in 1 second"),
+    ("FEV1", "forced expiratory volume in one second"), ("FVC", "forced vital capacity"),
+    ("PEF", "peak expiratory flow"), ("PEFR", "peak expiratory flow rate"),
+    ("MAP", "mean arterial pressure"), ("CVP", "central venous pressure"),
+    ("ARDS", "acute respiratory distress syndrome"), ("AKI", "acute kidney injury"),
+    ("MACE", "major adverse cardiovascular events"), ("SAEs", "serious adverse events"),
+    ("AEs", "adverse events"), ("TC", "total cholesterol"), ("TG", "triglycerides"),
+    ("FPG", "fasting plasma glucose"), ("ALT", "alanine aminotransferase"),
+    ("AST", "aspartate aminotransferase"), ("WBC", "white blood cell count"),
+    ("GCS", "Glasgow Coma Scale"), ("mRS", "modified Rankin Scale"),
+    ("MMSE", "Mini-Mental State Examination"), ("ODI", "Oswestry Disability Index"),
+    ("6MWD", "six-minute walk distance"), ("6MWD", "6-minute walk distance"),
+    ("SGA", "small for gestational age"), ("IVH", "intraventricular hemorrhage"),
+    ("PDA", "patent ductus arteriosus"), ("HCO3", "bicarbonate"),
+    ("MVPA", "moderate-to-vigorous physical activity"),
 )
 

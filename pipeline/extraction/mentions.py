@@ -398,6 +398,17 @@ _COMMON_SHORT = re.compile(r"\b(?:" + "|".join(
     + r")\b")
 
 
+def spelled_out(terms: Terms) -> Terms:
+    """An entity named by a common abbreviation ('LVEF at 12 weeks') also by its long
+    form, as phrase and keywords: the abstract may spell it out and never abbreviate it."""
+    name = terms.entity.name
+    if not _COMMON_SHORT.search(name):
+        return terms
+    spelled = [_whole_word(short).sub(long, name) for short, long in COMMON_ABBREVIATIONS
+               if _whole_word(short).search(name)]
+    return terms.with_aliases(spelled).with_keywords(spelled)
+
+
 def _common_abbreviations(text: str) -> list[tuple[str, str]]:
     """The (short, long) pairs of COMMON_ABBREVIATIONS whose short form the text uses
     (it may not define it: 'CRP levels did not differ')."""
