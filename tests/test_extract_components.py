@@ -41,8 +41,8 @@ from pipeline.extraction.mentions import (
     _longest,
     _looks_like_abbreviation,
     _variants,
-    spelled_out,
     american,
+    spelled_out,
     stem,
 )
 from pipeline.extraction.nlp import (
