@@ -42,7 +42,7 @@ from pipeline.extraction.mentions import (
     _looks_like_abbreviation,
     _variants,
     american,
-    spelled_out,
+    reworded,
     stem,
 )
 from pipeline.extraction.nlp import (
@@ -500,17 +500,27 @@ def test_short_form_stands_for_the_part_of_an_outcome_it_names(fast: Language) -
     assert other.keywords == Terms.of(entity).keywords
 
 
-def test_an_outcome_named_by_a_common_abbreviation_is_also_spelled_out() -> None:
+def test_an_outcome_named_by_a_common_abbreviation_is_also_reworded() -> None:
     """A review's 'LVEF at 12 weeks' meets an abstract that only writes 'left ventricular
     ejection fraction'; 'PaO2' has two long forms; a name without one is left alone."""
-    terms = spelled_out(Terms.of(Entity.from_name("LVEF at 12 weeks")))
+    terms = reworded(Terms.of(Entity.from_name("LVEF at 12 weeks")))
     assert "left ventricular ejection fraction at 12 weeks" in terms.phrases
     assert {"left": 1.0, "ventri": 1.0, "ejecti": 1.0, "fracti": 1.0, "12": 0.25,
             "week": 0.25} in terms.keywords
-    oxygen = spelled_out(Terms.of(Entity.from_name("PaO2")))
+    oxygen = reworded(Terms.of(Entity.from_name("PaO2")))
     assert {"arterial partial pressure of oxygen", "arterial oxygen tension"} <= set(
         oxygen.phrases)
     plain = Terms.of(Entity.from_name("pain intensity"))
-    assert spelled_out(plain) == plain
+    assert reworded(plain) == plain
     # a short form inside a longer word is no abbreviation ('TGF' is not 'TG')
-    assert spelled_out(Terms.of(Entity.from_name("TGF-beta"))).phrases == ("TGF-beta",)
+    assert reworded(Terms.of(Entity.from_name("TGF-beta"))).phrases == ("TGF-beta",)
+
+
+def test_an_outcome_named_the_review_way_is_also_looked_for_the_trial_way() -> None:
+    """'serious adverse events' is what an abstract may call 'severe side effects', and
+    back; 'adrenaline' is 'epinephrine'; each variant keeps the rest of the name."""
+    terms = reworded(Terms.of(Entity.from_name("Serious adverse events at 6 months")))
+    assert "severe side effects at 6 months" in terms.phrases
+    back = reworded(Terms.of(Entity.from_name("side effects")))
+    assert {"adverse effects", "adverse events"} <= set(back.phrases)
+    assert "plasma epinephrine" in reworded(Terms.of(Entity.from_name("plasma adrenaline"))).phrases

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from pipeline.extraction.mentions import Terms, spelled_out, stem
+from pipeline.extraction.mentions import Terms, reworded, stem
 from pipeline.extraction.resolve import EntityResolver
 from pipeline.model import Entity
 
@@ -59,6 +59,6 @@ class TermsCache:
         if terms is None:
             if len(self._terms) > self.limit:
                 self._terms.clear()
-            terms = self._terms[key] = spelled_out(
+            terms = self._terms[key] = reworded(
                 Terms.of(entity, self.resolver.aliases(entity)))
         return terms

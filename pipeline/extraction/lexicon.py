@@ -522,6 +522,17 @@ def _spans_time(doc: Doc, start: int, end: int) -> bool:
     return bool(following) and (following[0].like_num or any(
         t.lower_ in TIME_WORDS for t in following))
 
+# Two names of one outcome, a review's and a trial's ('adverse effects' / 'side effects'),
+# each way round: an outcome named by one is also looked for by the other.
+SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
+    ("adverse effects", "side effects"), ("adverse events", "side effects"),
+    ("serious adverse events", "severe side effects"), ("epinephrine", "adrenaline"),
+    ("norepinephrine", "noradrenaline"), ("myocardial infarction", "heart attack"),
+    ("alopecia", "hair loss"), ("hypertension", "high blood pressure"),
+    ("operative time", "duration of surgery"), ("operative time", "operating time"),
+    ("cerebrovascular accident", "stroke"), ("satiety", "fullness"),
+) for a, b in ((one, other), (other, one)))
+
 # Abbreviations common enough that abstracts use them undefined, with the long forms a
 # review writes out ('postoperative C-reactive protein levels' is 'CRP levels' in the
 # text), and that reviews use for what an abstract spells out ('LVEF'); one short form may

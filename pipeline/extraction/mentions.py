@@ -22,6 +22,7 @@ from pipeline.extraction.lexicon import (
     COMMON_ABBREVIATIONS,
     COUNT_WORDS,
     GENERIC_OUTCOME_WORDS,
+    SAME_OUTCOME_PHRASES,
     SAME_OUTCOME_WORDS,
     STOP_WORDS,
 )
@@ -398,15 +399,17 @@ _COMMON_SHORT = re.compile(r"\b(?:" + "|".join(
     + r")\b")
 
 
-def spelled_out(terms: Terms) -> Terms:
+def reworded(terms: Terms) -> Terms:
     """An entity named by a common abbreviation ('LVEF at 12 weeks') also by its long
-    form, as phrase and keywords: the abstract may spell it out and never abbreviate it."""
+    form, and one named by a review's word for an outcome ('adverse effects') also by the
+    trial's ('side effects'), as phrases and keywords: the abstract may use only those."""
     name = terms.entity.name
-    if not _COMMON_SHORT.search(name):
-        return terms
-    spelled = [_whole_word(short).sub(long, name) for short, long in COMMON_ABBREVIATIONS
-               if _whole_word(short).search(name)]
-    return terms.with_aliases(spelled).with_keywords(spelled)
+    variants = [_whole_word(short).sub(long, name) for short, long in COMMON_ABBREVIATIONS
+                if _COMMON_SHORT.search(name) and _whole_word(short).search(name)]
+    lowered = name.lower()
+    variants += [_whole_word(one).sub(other, lowered) for one, other in SAME_OUTCOME_PHRASES
+                 if one in lowered and _whole_word(one).search(lowered)]
+    return terms.with_aliases(variants).with_keywords(variants) if variants else terms
 
 
 def _common_abbreviations(text: str) -> list[tuple[str, str]]:
