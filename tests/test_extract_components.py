@@ -451,9 +451,13 @@ def test_an_outcome_head_drops_the_qualifier_the_question_adds(name: str,
     # a capitalised name of two or three words in brackets is the measure's own
     ("functional autonomy (Barthel index)",
      ["functional autonomy (Barthel index)", "functional autonomy", "Barthel index"]),
-    # not a time, a qualifier or an arm's label
+    # not a time or a qualifier
     ("death (at 6 months)", ["death (at 6 months)", "death"]),
-    ("irsogladine (Group I)", ["irsogladine (Group I)", "irsogladine"]),
+    # an arm's label is the abstract's name for the arm ('reduced in group A compared
+    # with group B')
+    ("irsogladine (Group I)", ["irsogladine (Group I)", "irsogladine", "Group I"]),
+    ("endoscopy group (group A; n = 57)",
+     ["endoscopy group (group A; n = 57)", "endoscopy group", "group A"]),
     ("pain (Visual analogue scale score)",
      ["pain (Visual analogue scale score)", "pain"]),  # four words: a description
 ])

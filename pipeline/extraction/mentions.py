@@ -160,7 +160,7 @@ def _variants(text: str) -> list[str]:
     if stripped and stripped != text:
         out.append(stripped)
     out += [m.strip() for m in _INSIDE_PAREN.findall(text)
-            if _looks_like_abbreviation(m) or _names_a_scale(m)]
+            if _looks_like_abbreviation(m) or _names_a_scale(m) or GROUP_LABEL.match(m.strip())]
     return out
 
 
