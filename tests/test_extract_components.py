@@ -38,12 +38,14 @@ from pipeline.extraction.mentions import (
     MentionFinder,
     Terms,
     _group_labels,
+    _keywords,
     _longest,
     _looks_like_abbreviation,
     _variants,
     american,
     reworded,
     stem,
+    stem_positions,
 )
 from pipeline.extraction.nlp import (
     MAX_PARENTHESIS_TOKENS,
@@ -528,3 +530,16 @@ def test_an_outcome_named_the_review_way_is_also_looked_for_the_trial_way() -> N
     back = reworded(Terms.of(Entity.from_name("side effects")))
     assert {"adverse effects", "adverse events"} <= set(back.phrases)
     assert "plasma epinephrine" in reworded(Terms.of(Entity.from_name("plasma adrenaline"))).phrases
+
+
+def test_a_prefix_compound_meets_itself_hyphenated_or_whole() -> None:
+    """'post-extubation' (split by the tokenizer) also counts as 'postextubation' at its
+    first token, and a question's 'anti-arrhythmic' keyword is the whole word; 'non'
+    stays apart ('non apoptotic' is often written as two words)."""
+    words = ["no", "post", "-", "extubation", "stridor"]
+    positions = stem_positions([stem(w) for w in words], words)
+    assert positions[stem("postextubation")] == [1]
+    assert positions["post"] == [1] and positions["extuba"] == [3]
+    assert _keywords("anti-arrhythmic drugs") == {stem("antiarrhythmic"): 1.0, "drug": 1.0}
+    assert stem("antiarrhythmic") in _keywords("antiarrhythmic drugs")
+    assert "apopto" in _keywords("non-apoptotic cells")

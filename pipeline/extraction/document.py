@@ -198,7 +198,7 @@ class AbstractParser:
         parsed = ParsedAbstract(doc, text, stems, words, chars, ends, bounds, starts,
                                 set(), {}, bool(abstract.title.strip()), {},
                                 abbreviation_pairs(doc, text),
-                                DocTokens(doc, lower), stem_positions(stems), self.lexicon,
+                                DocTokens(doc, lower), stem_positions(stems, words), self.lexicon,
                                 self.max_read_tokens)
         parsed.background, parsed.sections = _sections(parsed, paragraphs, offset)
         return parsed

@@ -522,6 +522,11 @@ def _spans_time(doc: Doc, start: int, end: int) -> bool:
     return bool(following) and (following[0].like_num or any(
         t.lower_ in TIME_WORDS for t in following))
 
+# Prefixes written with a hyphen or without ('intra-operative' / 'intraoperative'); not
+# 'non', as often written apart ('non apoptotic').
+HYPHEN_PREFIXES = frozenset({"intra", "inter", "peri", "post", "pre", "extra", "trans", "anti",
+                             "sub", "re", "co"})
+
 # Two names of one outcome, a review's and a trial's ('adverse effects' / 'side effects'),
 # each way round: an outcome named by one is also looked for by the other.
 SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (

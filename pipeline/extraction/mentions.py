@@ -22,6 +22,7 @@ from pipeline.extraction.lexicon import (
     COMMON_ABBREVIATIONS,
     COUNT_WORDS,
     GENERIC_OUTCOME_WORDS,
+    HYPHEN_PREFIXES,
     SAME_OUTCOME_PHRASES,
     SAME_OUTCOME_WORDS,
     STOP_WORDS,
@@ -208,6 +209,8 @@ def _hyphen_parts(words: list[str]) -> list[str]:
     for word in words:
         if "-" not in word or word.lower() in GENERIC_OUTCOME_WORDS:
             parts.append(word)
+        elif _prefix_compound(*word.lower().split("-", 1)):
+            parts.append(word.replace("-", ""))  # one word, as the doc's are joined
         else:
             parts += [p for p in word.split("-") if (len(p) > 1 or p.isdigit())
                       and p.lower() not in LINKING_WORDS and p.lower() not in STOP_WORDS]
@@ -353,12 +356,26 @@ class MentionFinder:
 DocHits = list[tuple[dict[str, float], list[int], list[float]]]
 
 
-def stem_positions(stems: Sequence[str]) -> dict[str, list[int]]:
-    """Each stem's token positions in a doc, in order."""
+def stem_positions(stems: Sequence[str], words: Sequence[str] = ()) -> dict[str, list[int]]:
+    """Each stem's token positions in a doc, in order; a prefix compound the tokenizer
+    split ('post - extubation') also as one word at its first token, so that it meets the
+    same word written whole ('postextubation')."""
     positions: dict[str, list[int]] = {}
     for i, word_stem in enumerate(stems):
         positions.setdefault(word_stem, []).append(i)
+    if "-" in words:
+        for i in range(len(words) - 2):
+            if words[i + 1] == "-" and _prefix_compound(words[i], words[i + 2]):
+                joined = positions.setdefault(stem(words[i] + words[i + 2]), [])
+                joined.append(i)
+                joined.sort()
     return positions
+
+
+def _prefix_compound(prefix: str, rest: str) -> bool:
+    """'post-extubation', 'anti-arrhythmic', 'pre-eclampsia': a prefix the word is also
+    written without a hyphen after ('preeclampsia')."""
+    return prefix in HYPHEN_PREFIXES and rest.isalpha() and len(rest) > 3
 
 
 def doc_hits(positions: dict[str, list[int]], terms: Terms) -> DocHits:
