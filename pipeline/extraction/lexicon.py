@@ -182,6 +182,9 @@ VALENCE_CUES = _forms("improv:e,ed,es,ing,ement,ements", "better", "worse",
 # Pace words: for an outcome that is a time ('time to recovery', 'operative time'),
 # 'recovered earlier' or 'faster' is less of it, 'later' or 'slower' more.
 PACE_CUES = frozenset({"earlier", "faster", "sooner", "quicker", "later", "slower"})
+# Pace words a comparative grades ('more rapid recovery', 'less quickly'): for a time, the
+# comparative's sign turns round as a pace cue's does.
+PACE_WORDS = frozenset({"rapid", "rapidly", "quick", "quickly", "prompt", "promptly"})
 TIME_OUTCOME_WORDS = frozenset({"time", "times", "duration", "latency"})
 # 'reduction in pain', 'decline of FEV1': an outcome named as its own fall.
 REDUCTION_OUTCOME_WORDS = frozenset({"reduction", "reductions", "decrease", "decreases",

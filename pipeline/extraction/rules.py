@@ -38,6 +38,7 @@ from pipeline.extraction.lexicon import (
     MORE_WORDS,
     NEGATIONS,
     PACE_CUES,
+    PACE_WORDS,
     SIGN_OF,
     SIGNIFICANT_WORDS,
     VALENCE_CUES,
@@ -266,7 +267,9 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         sentence, start, end, cue_at, heads, comparators) and not _estimate_says(
         sentence, cue_at, unflipped if cue not in VALENCE_CUES else 0, comparators)
     polarity = unflipped * (-1 if flipped else 1)
-    if adverse_tail and cue in VALENCE_CUES or timed_tail and cue in PACE_CUES:
+    # 'recovered earlier', 'more rapid recovery': a faster pace is a shorter time
+    if adverse_tail and cue in VALENCE_CUES or timed_tail and (
+            cue in PACE_CUES or cue_at + 1 < end and words[cue_at + 1] in PACE_WORDS):
         polarity = -polarity
     if cue in VALENCE_CUES:
         # 'improved the RDI from 22.2 to 16.5 events per hour': the numbers say which way
