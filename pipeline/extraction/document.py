@@ -186,14 +186,14 @@ class AbstractParser:
         doc = parse(self.nlp, text)
         if self.entity_linker is not None and doc.ents:
             doc = self.entity_linker(doc)
-        lower = doc.to_array(LOWER)
-        columns = doc.to_array([IDX, LENGTH, SENT_START]).astype(numpy.int64)
+        # one array for all four: each to_array call walks the doc again
+        lower, idx, length, sent_start = doc.to_array([LOWER, IDX, LENGTH, SENT_START]).T.copy()
         words, stems = self.words.words_and_stems(doc, lower.tolist())
-        chars = columns[:, 0].tolist()
-        ends = (columns[:, 0] + columns[:, 1]).tolist()
+        chars = idx.tolist()
+        ends = (idx + length).tolist()
         # doc.sents without a Span per sentence: sentences start at token 0 and at every
-        # token marked as a start
-        starts = [0, *(numpy.flatnonzero(columns[1:, 2] == 1) + 1).tolist()]
+        # token marked as a start (-1 in uint64 is not 1)
+        starts = [0, *(numpy.flatnonzero(sent_start[1:] == 1) + 1).tolist()]
         bounds = dict(zip(starts, [*starts[1:], len(doc)], strict=True))
         parsed = ParsedAbstract(doc, text, stems, words, chars, ends, bounds, starts,
                                 set(), {}, bool(abstract.title.strip()), {},
