@@ -544,8 +544,8 @@ SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
 # Abbreviations common enough that abstracts use them undefined, with the long forms a
 # review writes out ('postoperative C-reactive protein levels' is 'CRP levels' in the
 # text), and that reviews use for what an abstract spells out ('LVEF'); one short form may
-# stand for more than one wording. Not ambiguous ones ('HR':
-# heart rate or hazard ratio; 'PE'; 'BPD').
+# stand for more than one wording. Not ambiguous ones ('HR': heart rate or hazard ratio;
+# 'PE'; 'BPD').
 COMMON_ABBREVIATIONS = (
     ("CRP", "C-reactive protein"), ("BMI", "body mass index"), ("BP", "blood pressure"),
     ("HbA1c", "glycated hemoglobin"), ("HbA1c", "glycosylated hemoglobin"),

@@ -422,7 +422,7 @@ def reworded(terms: Terms) -> Terms:
     trial's ('side effects'), as phrases and keywords: the abstract may use only those."""
     name = terms.entity.name
     variants = [_whole_word(short).sub(long, name) for short, long in COMMON_ABBREVIATIONS
-                if _COMMON_SHORT.search(name) and _whole_word(short).search(name)]
+                if _whole_word(short).search(name)] if _COMMON_SHORT.search(name) else []
     lowered = name.lower()
     variants += [_whole_word(one).sub(other, lowered) for one, other in SAME_OUTCOME_PHRASES
                  if one in lowered and _whole_word(one).search(lowered)]
