@@ -135,9 +135,7 @@ class Terms:
 
     def with_keywords(self, phrases: Iterable[str]) -> Terms:
         """Fuzzy keywords from more phrases (the name with its abbreviations spelled out)."""
-        extra = tuple(k for k in (_keywords(p) for p in dict.fromkeys(phrases))
-                      if k and k not in self.keywords)
-        return Terms(self.entity, self.phrases, self.keywords + extra) if extra else self
+        return self.with_keyword_sets(_keywords(p) for p in dict.fromkeys(phrases))
 
     def with_keyword_sets(self, sets: Iterable[dict[str, float]]) -> Terms:
         """More fuzzy keyword sets, as they are (`expand_abbreviations`' shortened ones)."""
@@ -284,11 +282,8 @@ class MentionFinder:
             elif _names_the_entity(_keywords(long_text), terms):
                 extra.append(short_text)
             else:  # 'The MST of stage II NSCLC' -> 'The median survival time of ...'
-                # (a regex per short form only for the phrases that hold it at all)
-                holding = [p for p in terms.phrases[:2] if short_text in p]
-                if holding:
-                    word = _whole_word(short_text)
-                    spelled += [word.sub(long_text, p) for p in holding if word.search(p)]
+                spelled += [swapped for p in terms.phrases[:2]
+                            if (swapped := _swap_word(p, short_text, long_text))]
                 shortened += _shortened(short_text, _keywords(long_text), terms)
         return terms.with_aliases(extra).with_keywords(spelled).with_keyword_sets(shortened)
 
@@ -421,11 +416,13 @@ def reworded(terms: Terms) -> Terms:
     form, and one named by a review's word for an outcome ('adverse effects') also by the
     trial's ('side effects'), as phrases and keywords: the abstract may use only those."""
     name = terms.entity.name
-    variants = [_whole_word(short).sub(long, name) for short, long in COMMON_ABBREVIATIONS
-                if _whole_word(short).search(name)] if _COMMON_SHORT.search(name) else []
+    variants: list[str] = []
+    if _COMMON_SHORT.search(name):
+        variants += [swapped for short, long in COMMON_ABBREVIATIONS
+                     if (swapped := _swap_word(name, short, long))]
     lowered = name.lower()
-    variants += [_whole_word(one).sub(other, lowered) for one, other in SAME_OUTCOME_PHRASES
-                 if one in lowered and _whole_word(one).search(lowered)]
+    variants += [swapped for one, other in SAME_OUTCOME_PHRASES
+                 if (swapped := _swap_word(lowered, one, other))]
     return terms.with_aliases(variants).with_keywords(variants) if variants else terms
 
 
@@ -488,6 +485,15 @@ def _abbreviations_before_comma(doc: Doc, text: str) -> Iterable[tuple[str, str]
 
 
 @lru_cache(maxsize=4096)
+def _swap_word(text: str, old: str, new: str) -> str | None:
+    """`text` with the whole word or phrase `old` put as `new`, or None when it holds no
+    such word (a substring test first: a regex only for the texts that may hold it)."""
+    if old not in text:
+        return None
+    word = _whole_word(old)
+    return word.sub(new, text) if word.search(text) else None
+
+
 def _whole_word(text: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
 

@@ -56,7 +56,7 @@ from pipeline.extraction.nulls import (
     set_apart,
 )
 from pipeline.extraction.sentence import Sentence
-from pipeline.extraction.stats import Significance, nearest_significance
+from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 from pipeline.extraction.timepoints import same_time, time_positions
 from pipeline.extraction.values import numeric_direction, summed_up_values, values_moved
 
@@ -299,9 +299,8 @@ def _significant_estimate_in(sentence: Sentence, start: int, end: int) -> bool:
     """Whether the clause gives a ratio (RR, OR, HR) whose interval excludes 1; not a
     difference or coefficient, whose sign depends on how the scale is scored ('significant
     improvement (B = -6.72, 95% CI -8.15 to -5.28)')."""
-    first, last = sentence.offset(start), sentence.offset(end)
     return any(s.ratio and s.direction and s.significance is Significance.SIGNIFICANT
-               and first <= s.offset < last for s in sentence.stats)
+               for s in _clause_stats(sentence, start, end))
 
 
 def _null_in_clause(sentence: Sentence, start: int, end: int, tail: Mention) -> bool:
@@ -311,9 +310,14 @@ def _null_in_clause(sentence: Sentence, start: int, end: int, tail: Mention) -> 
     if not any(start <= s[0] < end and not tail.start <= s[0] < tail.end
                for s in sentence.nulls):
         return False
+    return not any(st.significance is Significance.SIGNIFICANT
+                   for st in _clause_stats(sentence, start, end))
+
+
+def _clause_stats(sentence: Sentence, start: int, end: int) -> list[Statistic]:
+    """The statistics placed within the clause of tokens start..end."""
     first, last = sentence.offset(start), sentence.offset(end)
-    return not any(first <= st.offset < last and st.significance is Significance.SIGNIFICANT
-                   for st in sentence.stats)
+    return [st for st in sentence.stats if first <= st.offset < last]
 
 
 def _estimate_says(sentence: Sentence, cue_at: int, polarity: int,
