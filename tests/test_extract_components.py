@@ -252,6 +252,30 @@ def test_group_labels_are_read_in_three_forms() -> None:
         ("Group B", "ethanol injection"), ("Group 2", "placebo tablets daily")]
 
 
+def test_a_group_label_names_its_arm_up_to_the_next_group() -> None:
+    """'treated by' gives the arm as 'received' does, and it ends where the next group's
+    clause begins; a label's values in parentheses are not its arm."""
+    text = ("57 patients in group A treated by endoscopy and 49 patients in group B treated by "
+            "conventional therapy. Healing took 10.0 days in group C (10.0 ± 2.5 days).")
+    assert list(_group_labels(text)) == [("group A", "endoscopy"),
+                                         ("group B", "conventional therapy")]
+
+
+def test_a_label_whose_arm_the_entity_covers_is_the_entitys_when_it_is_the_only_one(
+        fast: Language) -> None:
+    """A review's 'endoscopic debridement' takes in the trial's 'group A (endoscopy)' (it
+    covers half of the name, below the 0.75 a label's arm must cover); when the arms of
+    two labels are both inside the name (the parts of a combined arm), neither is taken."""
+    finder = MentionFinder(fast)
+    entity = Terms.of(Entity.from_name("endoscopic debridement"))
+    one = finder.expand_abbreviations([("group A", "endoscopy"), ("group B", "surgery")], entity)
+    assert "group A" in one.phrases and "group B" not in one.phrases
+    combined = Terms.of(Entity.from_name("diode laser plus potassium nitrate"))
+    both = finder.expand_abbreviations([("group 2", "diode laser"),
+                                        ("group 3", "potassium nitrate")], combined)
+    assert not {"group 2", "group 3"} & set(both.phrases)
+
+
 def test_clean_text_keeps_comparisons_and_removes_tags() -> None:
     # 'P < 0.05 ... (P > 0.05)' within 200 characters once read as one tag and was cut
     kept = "Pain fell (P < 0.05), but stay did not differ (P > 0.05)."

@@ -14,7 +14,7 @@ import re
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
 from pipeline.extraction.lexicon import DOSE_UNITS, NOT_RIVAL_WORDS
-from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
+from pipeline.extraction.mentions import GROUP_LABELS, Mention, MentionFinder, Terms, doc_hits
 from pipeline.model import Entity, Query
 
 Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, in order
@@ -105,7 +105,7 @@ class MentionLocator:
         if query.comparator is None:
             return (_same_dose(parsed, self.mentions(parsed, arm, self.arm_threshold),
                                query.intervention), outcome, {})
-        other = self.terms(parsed, query.comparator)
+        arm, other = _label_of_the_other_arm(parsed, arm, self.terms(parsed, query.comparator))
         shared = arm.stems & other.stems
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either
@@ -135,6 +135,25 @@ class MentionLocator:
             if inside:
                 found[start] = inside
         return {start: found[start] for start in sorted(found)}  # in reading order
+
+
+def _label_of_the_other_arm(parsed: ParsedAbstract, arm: Terms,
+                            other: Terms) -> tuple[Terms, Terms]:
+    """Of the two group labels an abstract writes, the one an arm does not take is the
+    other arm's when that arm took none ('group A treated by endoscopy and 49 patients
+    in group B treated by conventional therapy', asked as endoscopy vs surgery)."""
+    if "roup" not in parsed.text:
+        return arm, other
+    written = {label.lower(): label for label in GROUP_LABELS.findall(parsed.text)}
+    if len(written) != 2:
+        return arm, other
+    first = written.keys() & {p.lower() for p in arm.phrases}
+    second = written.keys() & {p.lower() for p in other.phrases}
+    if len(first) == 1 and not second:
+        return arm, other.with_aliases([written[k] for k in written.keys() - first])
+    if len(second) == 1 and not first:
+        return arm.with_aliases([written[k] for k in written.keys() - second]), other
+    return arm, other
 
 
 def _same_dose(parsed: ParsedAbstract, found: Mentions, arm: Entity) -> Mentions:

@@ -266,12 +266,8 @@ class MentionFinder:
         if not abbreviations:
             return terms
         lowered = {p.lower() for p in terms.phrases}
-        labels = {(short, _coverage(_keywords(long), terms)) for short, long in abbreviations
-                  if GROUP_LABEL.match(short)}
-        # the label of the arm the entity's words fit best ('group A', not the 'group B'
-        # that differs by one word)
-        best = max((cover for _, cover in labels), default=0.0)
-        extra = [short for short, cover in labels if cover >= max(best, ABBREVIATION_COVERAGE)]
+        extra = _labels_of(terms, [(short, _keywords(long)) for short, long in abbreviations
+                                   if GROUP_LABEL.match(short)])
         spelled: list[str] = []
         shortened: list[dict[str, float]] = []
         for short_text, long_text in abbreviations:
@@ -437,12 +433,16 @@ def _common_abbreviations(text: str) -> list[tuple[str, str]]:
 # injection, n = 29)', 'group 2 received saline'.
 _LABEL = r"[Gg]roup (?:[A-H]|I{1,3}|IV|[1-6])"
 GROUP_LABEL = re.compile(rf"{_LABEL}$")
+GROUP_LABELS = re.compile(rf"\b{_LABEL}\b")
 _LABEL_AFTER = re.compile(rf"\((?P<short>{_LABEL})[,;)]")
 LONG_FORM_CHARS = 120  # how far back before '(group I)' its arm may begin
-_LABEL_BEFORE = re.compile(rf"\b(?P<short>{_LABEL})\s*\((?P<long>[^(),;]{{2,80}})[,;)]")
-_LABEL_GIVEN = re.compile(rf"\b(?P<short>{_LABEL}),?\s+(?:received|receiving|was given|were "
-                          rf"given|was treated with|were treated with|underwent)\s+"
-                          rf"(?P<long>[^,;.()]{{2,60}})")
+# the arm is words, not the group's values ('group A (10.0±2.5 days)'), and ends where
+# the next group's clause begins ('group A treated by endoscopy and 49 patients in group B')
+_LABEL_BEFORE = re.compile(rf"\b(?P<short>{_LABEL})\s*\((?P<long>[A-Za-z][^(),;]{{1,79}})[,;)]")
+_LABEL_GIVEN = re.compile(rf"\b(?P<short>{_LABEL}),?\s+(?:received|receiving|(?:was |were )?"
+                          rf"given|(?:was |were )?(?:treated|managed) (?:with|by)|underwent)\s+"
+                          rf"(?P<long>[^,;.()]{{2,60}}?)(?=\s+(?:and|or|while|whereas)\s+"
+                          rf"(?:\d|the\b|group\b|patients\b|those\b)|[,;.()]|$)")
 # where a long form before its label begins: 'randomised to A (group I) or B (group II)'
 _LONG_FORM_START = re.compile(r".*(?:[,;:.]|\b(?:or|and|to|versus|vs|either|receive|received|"
                               r"receiving|with|given))\s+", re.DOTALL)
@@ -501,6 +501,23 @@ def _whole_word(text: str) -> re.Pattern[str]:
 def _phrase_coverage(keywords: dict[str, float], phrase: dict[str, float]) -> float:
     """The weighted share of one of the entity's phrases a keyword set covers."""
     return sum(w for k, w in phrase.items() if k in keywords) / sum(phrase.values())
+
+
+def _labels_of(terms: Terms, labels: list[tuple[str, dict[str, float]]]) -> list[str]:
+    """The group labels ('group A') whose arm's words cover most of the entity's (the
+    best fitting: not the 'group B' that differs by one word); else the one label whose
+    arm the entity's words cover ('group A treated by endoscopy' for 'endoscopic
+    debridement': a review names an arm more fully than a trial's label does), when
+    only one does (not the parts of a combined arm)."""
+    covering = [(short, _coverage(words, terms)) for short, words in labels]
+    best = max((cover for _, cover in covering), default=0.0)
+    found = [short for short, cover in covering if cover >= max(best, ABBREVIATION_COVERAGE)]
+    if found:
+        return list(dict.fromkeys(found))
+    covered = {short for short, words in labels if words and max(
+        (_phrase_coverage(phrase, words) for phrase in terms.keywords if phrase),
+        default=0.0) >= ABBREVIATION_COVERAGE}
+    return list(covered) if len(covered) == 1 else []
 
 
 def _coverage(keywords: dict[str, float], terms: Terms) -> float:
