@@ -254,10 +254,11 @@ def test_group_labels_are_read_in_three_forms() -> None:
 
 def test_a_group_label_names_its_arm_up_to_the_next_group() -> None:
     """'treated by' gives the arm as 'received' does, and it ends where the next group's
-    clause begins; a label's values in parentheses are not its arm."""
+    clause begins; a label's values in parentheses are not its arm, a dose is."""
     text = ("57 patients in group A treated by endoscopy and 49 patients in group B treated by "
-            "conventional therapy. Healing took 10.0 days in group C (10.0 ± 2.5 days).")
-    assert list(_group_labels(text)) == [("group A", "endoscopy"),
+            "conventional therapy. Healing took 10.0 days in group C (10.0 ± 2.5 days) and "
+            "less in group 1 (5% KNO3).")
+    assert list(_group_labels(text)) == [("group 1", "5% KNO3"), ("group A", "endoscopy"),
                                          ("group B", "conventional therapy")]
 
 

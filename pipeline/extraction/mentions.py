@@ -436,9 +436,11 @@ GROUP_LABEL = re.compile(rf"{_LABEL}$")
 GROUP_LABELS = re.compile(rf"\b{_LABEL}\b")
 _LABEL_AFTER = re.compile(rf"\((?P<short>{_LABEL})[,;)]")
 LONG_FORM_CHARS = 120  # how far back before '(group I)' its arm may begin
-# the arm is words, not the group's values ('group A (10.0±2.5 days)'), and ends where
-# the next group's clause begins ('group A treated by endoscopy and 49 patients in group B')
-_LABEL_BEFORE = re.compile(rf"\b(?P<short>{_LABEL})\s*\((?P<long>[A-Za-z][^(),;]{{1,79}})[,;)]")
+# the arm is not the group's values ('group A (10.0 ± 2.5 days)'; a dose is: 'group 1 (5%
+# KNO3)'), and it ends where the next group's clause begins ('group A treated by
+# endoscopy and 49 patients in group B')
+_LABEL_BEFORE = re.compile(rf"\b(?P<short>{_LABEL})\s*\("
+                           rf"(?P<long>(?![^(),;]*±)[^(),;]{{2,80}})[,;)]")
 _LABEL_GIVEN = re.compile(rf"\b(?P<short>{_LABEL}),?\s+(?:received|receiving|(?:was |were )?"
                           rf"given|(?:was |were )?(?:treated|managed) (?:with|by)|underwent)\s+"
                           rf"(?P<long>[^,;.()]{{2,60}}?)(?=\s+(?:and|or|while|whereas)\s+"
