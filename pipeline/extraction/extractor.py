@@ -59,6 +59,7 @@ from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
+GOOD_OUTCOME_STEMS = frozenset(stem(w) for w in GOOD_OUTCOME_WORDS)
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
 EVERY_OUTCOME_CUE = "<every outcome>"  # the cue of a null said of every outcome
 
@@ -214,6 +215,7 @@ class RuleExtractor:
         adverse = _adverse(tail)
         timed = _timed(tail)
         reduction = _reduction(tail)
+        good_of_adverse = _good_of_adverse(tail)
         when = _time_points(tail)
         for start, tail_mentions in tails.items():
             head_mentions = heads.get(start, [])
@@ -225,8 +227,14 @@ class RuleExtractor:
             if arm_stems is not None and compared_with_another(
                     sentence, *clause(sentence, tail_mention), head_mentions, arms, arm_stems):
                 continue
-            reading = read(sentence, tail_mention, head_mentions, arms, adverse, timed,
-                           reduction, when)
+            # 'pain relief' matched as 'pain': less pain is more relief (not 'symptoms
+            # improved', which names the good too, nor 'TOPAR8', the short form of 'total
+            # pain relief')
+            measure = good_of_adverse and _names_the_adverse_only(
+                [parsed.words[i] for i in tail_mention.tokens],
+                [parsed.stems[i] for i in tail_mention.tokens])
+            reading = read(sentence, tail_mention, head_mentions, arms, adverse or measure,
+                           timed, reduction or measure, when)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 
@@ -369,6 +377,21 @@ def _adverse(entity: Entity) -> bool:
         if head[-1] not in GENERIC_OUTCOME_WORDS and ADVERSE_OUTCOME_WORDS.isdisjoint(head):
             return False
     return any(w in ADVERSE_OUTCOME_WORDS for w in words)
+
+
+def _good_of_adverse(entity: Entity) -> bool:
+    """Whether the outcome names the good wanted of something adverse ('pain relief',
+    'improvement in depression severity', 'resolution of cough'), so that a sentence on
+    the adverse thing itself reads the other way."""
+    words = _name_words(entity)
+    return not GOOD_OUTCOME_WORDS.isdisjoint(words) and any(
+        w in ADVERSE_OUTCOME_WORDS for w in words if w not in GOOD_OUTCOME_WORDS)
+
+
+def _names_the_adverse_only(words: list[str], stems: list[str]) -> bool:
+    """Whether a mention's words name an adverse thing and not, in any form, the good
+    wanted of it."""
+    return GOOD_OUTCOME_STEMS.isdisjoint(stems) and not ADVERSE_OUTCOME_WORDS.isdisjoint(words)
 
 
 def _time_points(entity: Entity) -> frozenset[float]:
