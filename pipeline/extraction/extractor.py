@@ -17,6 +17,7 @@ and the helpers it names), `picker.py` (which sentence carries the result), `med
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
@@ -60,6 +61,8 @@ from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
 GOOD_OUTCOME_STEMS = frozenset(stem(w) for w in GOOD_OUTCOME_WORDS)
+_BRACKETED = re.compile(r"([\w-]+)\s*\(([^()]{2,20})\)")  # 'severity (CGI-BP)'
+
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
 EVERY_OUTCOME_CUE = "<every outcome>"  # the cue of a null said of every outcome
 
@@ -216,6 +219,7 @@ class RuleExtractor:
         timed = _timed(tail)
         reduction = _reduction(tail)
         good_of_adverse = _good_of_adverse(tail)
+        measure_forms = _measure_short_forms(tail) if good_of_adverse else frozenset()
         when = _time_points(tail)
         for start, tail_mentions in tails.items():
             head_mentions = heads.get(start, [])
@@ -229,10 +233,11 @@ class RuleExtractor:
                 continue
             # 'pain relief' matched as 'pain': less pain is more relief (not 'symptoms
             # improved', which names the good too, nor 'TOPAR8', the short form of 'total
-            # pain relief')
-            measure = good_of_adverse and _names_the_adverse_only(
-                [parsed.words[i] for i in tail_mention.tokens],
-                [parsed.stems[i] for i in tail_mention.tokens])
+            # pain relief'; but 'CGI-BP' in 'improvement in depression severity (CGI-BP)')
+            words = [parsed.words[i] for i in tail_mention.tokens]
+            measure = good_of_adverse and (
+                _names_the_adverse_only(words, [parsed.stems[i] for i in tail_mention.tokens])
+                or "".join(words).lower() in measure_forms)
             reading = read(sentence, tail_mention, head_mentions, arms, adverse or measure,
                            timed, reduction or measure, when)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
@@ -392,6 +397,15 @@ def _names_the_adverse_only(words: list[str], stems: list[str]) -> bool:
     """Whether a mention's words name an adverse thing and not, in any form, the good
     wanted of it."""
     return GOOD_OUTCOME_STEMS.isdisjoint(stems) and not ADVERSE_OUTCOME_WORDS.isdisjoint(words)
+
+
+def _measure_short_forms(entity: Entity) -> frozenset[str]:
+    """The short forms the outcome's name gives in brackets after an adverse word, so of
+    the adverse measure ('improvement in depression severity (CGI-BP)' -> 'cgi-bp'), not
+    after the good wanted ('total pain relief (TOPAR8)')."""
+    return frozenset(short.lower().replace(" ", "")
+                     for before, short in _BRACKETED.findall(entity.name)
+                     if before.lower() in ADVERSE_OUTCOME_WORDS)
 
 
 def _time_points(entity: Entity) -> frozenset[float]:
