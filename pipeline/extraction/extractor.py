@@ -45,7 +45,7 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.locate import MentionLocator, Mentions
 from pipeline.extraction.mediators import discover
-from pipeline.extraction.mentions import MentionFinder, stem
+from pipeline.extraction.mentions import Mention, MentionFinder, stem
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.naming import SpanNamer, ner_linker
 from pipeline.extraction.nlp import build_nlp, configured_model
@@ -62,7 +62,6 @@ from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
 GOOD_OUTCOME_STEMS = frozenset(stem(w) for w in GOOD_OUTCOME_WORDS)
 _BRACKETED = re.compile(r"([\w-]+)\s*\(([^()]{2,20})\)")  # 'severity (CGI-BP)'
-
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
 EVERY_OUTCOME_CUE = "<every outcome>"  # the cue of a null said of every outcome
 
@@ -231,13 +230,9 @@ class RuleExtractor:
             if arm_stems is not None and compared_with_another(
                     sentence, *clause(sentence, tail_mention), head_mentions, arms, arm_stems):
                 continue
-            # 'pain relief' matched as 'pain': less pain is more relief (not 'symptoms
-            # improved', which names the good too, nor 'TOPAR8', the short form of 'total
-            # pain relief'; but 'CGI-BP' in 'improvement in depression severity (CGI-BP)')
-            words = [parsed.words[i] for i in tail_mention.tokens]
-            measure = good_of_adverse and (
-                _names_the_adverse_only(words, [parsed.stems[i] for i in tail_mention.tokens])
-                or "".join(words).lower() in measure_forms)
+            # 'pain relief' matched as 'pain': less pain is more relief
+            measure = good_of_adverse and _names_the_measure(parsed, tail_mention,
+                                                             measure_forms)
             reading = read(sentence, tail_mention, head_mentions, arms, adverse or measure,
                            timed, reduction or measure, when)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
@@ -393,10 +388,17 @@ def _good_of_adverse(entity: Entity) -> bool:
         w in ADVERSE_OUTCOME_WORDS for w in words if w not in GOOD_OUTCOME_WORDS)
 
 
-def _names_the_adverse_only(words: list[str], stems: list[str]) -> bool:
-    """Whether a mention's words name an adverse thing and not, in any form, the good
-    wanted of it."""
-    return GOOD_OUTCOME_STEMS.isdisjoint(stems) and not ADVERSE_OUTCOME_WORDS.isdisjoint(words)
+def _names_the_measure(parsed: ParsedAbstract, mention: Mention,
+                       measure_forms: frozenset[str]) -> bool:
+    """Whether a mention of an outcome that names the good wanted of something adverse
+    names only the adverse thing: its words, without the good in any form ('symptoms
+    improved' names it), or the short form the outcome's name brackets after it
+    ('CGI-BP'; not 'TOPAR8', the short form of 'total pain relief')."""
+    words = [parsed.words[i] for i in mention.tokens]
+    if "".join(words).lower() in measure_forms:
+        return True
+    return (GOOD_OUTCOME_STEMS.isdisjoint(parsed.stems[i] for i in mention.tokens)
+            and not ADVERSE_OUTCOME_WORDS.isdisjoint(words))
 
 
 def _measure_short_forms(entity: Entity) -> frozenset[str]:
