@@ -17,7 +17,6 @@ and the helpers it names), `picker.py` (which sentence carries the result), `med
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
@@ -45,7 +44,7 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.locate import MentionLocator, Mentions
 from pipeline.extraction.mediators import discover
-from pipeline.extraction.mentions import Mention, MentionFinder, stem
+from pipeline.extraction.mentions import Mention, MentionFinder, bracketed_short_forms, stem
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.naming import SpanNamer, ner_linker
 from pipeline.extraction.nlp import build_nlp, configured_model
@@ -61,7 +60,6 @@ from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
 GOOD_OUTCOME_STEMS = frozenset(stem(w) for w in GOOD_OUTCOME_WORDS)
-_BRACKETED = re.compile(r"([\w-]+)\s*\(([^()]{2,20})\)")  # 'severity (CGI-BP)'
 FALLBACK_CUE = "<classifier>"  # the cue a fallback reading reports
 EVERY_OUTCOME_CUE = "<every outcome>"  # the cue of a null said of every outcome
 
@@ -405,8 +403,7 @@ def _measure_short_forms(entity: Entity) -> frozenset[str]:
     """The short forms the outcome's name gives in brackets after an adverse word, so of
     the adverse measure ('improvement in depression severity (CGI-BP)' -> 'cgi-bp'), not
     after the good wanted ('total pain relief (TOPAR8)')."""
-    return frozenset(short.lower().replace(" ", "")
-                     for before, short in _BRACKETED.findall(entity.name)
+    return frozenset(short.lower() for before, short in bracketed_short_forms(entity.name)
                      if before.lower() in ADVERSE_OUTCOME_WORDS)
 
 

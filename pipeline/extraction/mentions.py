@@ -163,6 +163,17 @@ def _variants(text: str) -> list[str]:
     return out
 
 
+def bracketed_short_forms(name: str) -> list[tuple[str, str]]:
+    """The short forms a name gives in brackets, each with the word before it
+    ('improvement in depression severity (CGI-BP)' -> [('severity', 'CGI-BP')])."""
+    found = []
+    for match in _INSIDE_PAREN.finditer(name):
+        before = name[:match.start()].split()
+        if before and _looks_like_abbreviation(match[1]):
+            found.append((before[-1], match[1].strip()))
+    return found
+
+
 def _looks_like_abbreviation(text: str) -> bool:
     text = text.strip()
     return 1 < len(text) <= 12 and " " not in text and any(ch.isupper() for ch in text)
@@ -486,7 +497,6 @@ def _abbreviations_before_comma(doc: Doc, text: str) -> Iterable[tuple[str, str]
             yield (short.text, text[long_form.start_char:long_form.end_char])
 
 
-@lru_cache(maxsize=4096)
 def _swap_word(text: str, old: str, new: str) -> str | None:
     """`text` with the whole word or phrase `old` put as `new`, or None when it holds no
     such word (a substring test first: a regex only for the texts that may hold it)."""
@@ -496,6 +506,7 @@ def _swap_word(text: str, old: str, new: str) -> str | None:
     return word.sub(new, text) if word.search(text) else None
 
 
+@lru_cache(maxsize=4096)
 def _whole_word(text: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
 
