@@ -166,12 +166,8 @@ def _variants(text: str) -> list[str]:
 def bracketed_short_forms(name: str) -> list[tuple[str, str]]:
     """The short forms a name gives in brackets, each with the word before it
     ('improvement in depression severity (CGI-BP)' -> [('severity', 'CGI-BP')])."""
-    found = []
-    for match in _INSIDE_PAREN.finditer(name):
-        before = name[:match.start()].split()
-        if before and _looks_like_abbreviation(match[1]):
-            found.append((before[-1], match[1].strip()))
-    return found
+    return [(before[-1], match[1].strip()) for match in _INSIDE_PAREN.finditer(name)
+            if (before := name[:match.start()].split()) and _looks_like_abbreviation(match[1])]
 
 
 def _looks_like_abbreviation(text: str) -> bool:
