@@ -21,6 +21,7 @@ from spacy.tokens import Doc
 from pipeline.extraction.cli import EI_DEV
 from pipeline.extraction.evaluate import read_prompts
 from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.group_labels import group_labels
 from pipeline.extraction.lexicon import (
     COMPARE_PHRASES,
     DEFINITION_PHRASES,
@@ -37,7 +38,6 @@ from pipeline.extraction.mentions import (
     Mention,
     MentionFinder,
     Terms,
-    _group_labels,
     _keywords,
     _longest,
     _looks_like_abbreviation,
@@ -247,7 +247,7 @@ def test_group_labels_are_read_in_three_forms() -> None:
     text = ("Patients were randomized to receive amiodarone 5 mg/kg (group I) or normal saline "
             "(group II, control). Group B (ethanol injection, n = 29). Group 2 received "
             "placebo tablets daily.")
-    assert list(_group_labels(text)) == [
+    assert list(group_labels(text)) == [
         ("group I", "amiodarone 5 mg/kg"), ("group II", "normal saline"),
         ("Group B", "ethanol injection"), ("Group 2", "placebo tablets daily")]
 
@@ -258,8 +258,22 @@ def test_a_group_label_names_its_arm_up_to_the_next_group() -> None:
     text = ("57 patients in group A treated by endoscopy and 49 patients in group B treated by "
             "conventional therapy. Healing took 10.0 days in group C (10.0 ± 2.5 days) and "
             "less in group 1 (5% KNO3).")
-    assert list(_group_labels(text)) == [("group 1", "5% KNO3"), ("group A", "endoscopy"),
+    assert list(group_labels(text)) == [("group 1", "5% KNO3"), ("group A", "endoscopy"),
                                          ("group B", "conventional therapy")]
+
+
+def test_group_labels_take_any_initial_a_long_arm_and_no_values() -> None:
+    """'Group K' (ketamine) is a label as 'group A' is; an arm given after 'were treated
+    with' may run past 60 characters (this one has 82); a value before a label ('98.3%
+    (group A)', 'response was observed in 88.3% (group A)') is the group's result, not
+    its arm."""
+    arm = "a new technique using a flexible ureteroscope through the outer sheath of a sheath"
+    text = (f"Group K received ketamine. Patients in Group 1 were treated with {arm} and "
+            "patients in Group 2 were treated with open surgery. Lesions fell by 95.1% "
+            "(group A); clearance was observed in 88.3% (group B) and in 10 (group C).")
+    assert len(arm) == 82
+    assert list(group_labels(text)) == [("Group K", "ketamine"), ("Group 1", arm),
+                                         ("Group 2", "open surgery")]
 
 
 def test_a_label_whose_arm_the_entity_covers_is_the_entitys_when_it_is_the_only_one(

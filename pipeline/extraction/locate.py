@@ -13,8 +13,9 @@ import re
 
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
+from pipeline.extraction.group_labels import GROUP_LABELS
 from pipeline.extraction.lexicon import DOSE_UNITS, NOT_RIVAL_WORDS
-from pipeline.extraction.mentions import GROUP_LABELS, Mention, MentionFinder, Terms, doc_hits
+from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.model import Entity, Query
 
 Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, in order

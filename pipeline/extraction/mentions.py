@@ -18,6 +18,7 @@ from spacy.attrs import LOWER, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from pipeline.extraction.group_labels import GROUP_LABEL, group_labels
 from pipeline.extraction.lexicon import (
     COMMON_ABBREVIATIONS,
     COUNT_WORDS,
@@ -400,7 +401,7 @@ def abbreviation_pairs(doc: Doc, text: str) -> list[tuple[str, str]]:
                               text[long_form.start_char:long_form.end_char]), None)
     for pair in _abbreviations_before_comma(doc, text):
         pairs.setdefault(pair, None)
-    for pair in _group_labels(text):
+    for pair in group_labels(text):
         pairs.setdefault(pair, None)
     defined = {short for short, _ in pairs}
     for pair in _common_abbreviations(text):
@@ -434,42 +435,6 @@ def _common_abbreviations(text: str) -> list[tuple[str, str]]:
     (it may not define it: 'CRP levels did not differ')."""
     used = set(_COMMON_SHORT.findall(text))
     return [(short, long) for short, long in COMMON_ABBREVIATIONS if short in used]
-
-
-# Arms named by a label the abstract defines: 'amiodarone (group I)', 'group B (ethanol
-# injection, n = 29)', 'group 2 received saline'.
-_LABEL = r"[Gg]roup (?:[A-H]|I{1,3}|IV|[1-6])"
-GROUP_LABEL = re.compile(rf"{_LABEL}$")
-GROUP_LABELS = re.compile(rf"\b{_LABEL}\b")
-_LABEL_AFTER = re.compile(rf"\((?P<short>{_LABEL})[,;)]")
-LONG_FORM_CHARS = 120  # how far back before '(group I)' its arm may begin
-# the arm is not the group's values ('group A (10.0 ± 2.5 days)'; a dose is: 'group 1 (5%
-# KNO3)'), and it ends where the next group's clause begins ('group A treated by
-# endoscopy and 49 patients in group B')
-_LABEL_BEFORE = re.compile(rf"\b(?P<short>{_LABEL})\s*\("
-                           rf"(?P<long>(?![^(),;]*±)[^(),;]{{2,80}})[,;)]")
-_LABEL_GIVEN = re.compile(rf"\b(?P<short>{_LABEL}),?\s+(?:received|receiving|(?:was |were )?"
-                          rf"given|(?:was |were )?(?:treated|managed) (?:with|by)|underwent)\s+"
-                          rf"(?P<long>[^,;.()]{{2,60}}?)(?=\s+(?:and|or|while|whereas)\s+"
-                          rf"(?:\d|the\b|group\b|patients\b|those\b)|[,;.()]|$)")
-# where a long form before its label begins: 'randomised to A (group I) or B (group II)'
-_LONG_FORM_START = re.compile(r".*(?:[,;:.]|\b(?:or|and|to|versus|vs|either|receive|received|"
-                              r"receiving|with|given))\s+", re.DOTALL)
-
-
-def _group_labels(text: str) -> Iterable[tuple[str, str]]:
-    """(label, arm) pairs the abstract defines; `expand_abbreviations` keeps a label
-    for an entity whose words the arm's mostly take in."""
-    if "roup" not in text:
-        return
-    for match in _LABEL_AFTER.finditer(text):
-        before = text[max(0, match.start() - LONG_FORM_CHARS):match.start()]
-        long_form = _LONG_FORM_START.sub("", re.split(r"[()]", before)[-1]).strip()
-        if len(long_form) >= 2:
-            yield match["short"], long_form
-    for pattern in (_LABEL_BEFORE, _LABEL_GIVEN):
-        for match in pattern.finditer(text):
-            yield match["short"], match["long"].strip()
 
 
 # '(TOPAR8, the primary end point)': a short form followed by more words in the

@@ -47,14 +47,16 @@ def numeric_direction(sentence: Sentence, start: int, end: int, tail: Mention,
     """'4 for bolus therapy and 3 for CI therapy': the value written just before each
     arm's mention; +1 when the head's arm has the larger value."""
     arms = arms_in(sentence, start, end, heads, comparators)
-    if "respectively" in sentence.words[start:end]:
+    respectively = "respectively" in sentence.words[start:end]
+    if respectively:
         listed = _listed_values(sentence.words, start, end, arms, range(tail.start, tail.end))
         if listed is not None:
             return listed or None
     values: dict[str, float] = {}
     previous_end = start
     for arm_start, arm_end, role in arms:
-        value = _value_stated_after(sentence.words, arm_end, end)
+        # after the arms, 'were 50%, 21% and 11%, respectively' lists every arm's value
+        value = None if respectively else _value_stated_after(sentence.words, arm_end, end)
         if value is None:
             value = _value_in_parentheses(sentence.words, arm_end, end)
         if value is None:
