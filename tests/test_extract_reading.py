@@ -192,3 +192,17 @@ READINGS = [json.loads(line) for line in
 def test_hand_written_readings(extractor: RuleExtractor, case: dict[str, Any]) -> None:
     assert polarities(extractor, case["text"], case["intervention"], case["outcome"],
                       case["comparator"]) == case["expected"], case["why"]
+
+
+def test_amounts_do_not_part_an_outcomes_words(extractor: RuleExtractor) -> None:
+    """'pain ... rectal balloon distension' is one mention across 'score during the 100 ml'
+    (three words and an amount): before, the amount parted 'pain' from the rest, and the
+    mention lost the 'decrease in' it is read with."""
+    text = ("The decrease in pain score during the 100 ml rectal balloon distention was "
+            "significantly greater with acupuncture than with sham acupuncture (P < 0.05).")
+    query = Query(Entity.from_name("acupuncture"),
+                  Entity.from_name("pain during rectal balloon distension"),
+                  Entity.from_name("sham acupuncture"))
+    tails = [" ".join(c.sentence.words[c.tail.start:c.tail.end]).lower()
+             for c in extractor.candidates(Abstract("1", "", text), query)]
+    assert tails == ["pain score during the 100 ml rectal balloon distention"]

@@ -22,6 +22,7 @@ from pipeline.extraction.group_labels import GROUP_LABEL, group_labels
 from pipeline.extraction.lexicon import (
     COMMON_ABBREVIATIONS,
     COUNT_WORDS,
+    DOSE_UNITS,
     GENERIC_OUTCOME_WORDS,
     HYPHEN_PREFIXES,
     SAME_OUTCOME_PHRASES,
@@ -338,7 +339,7 @@ class MentionFinder:
             if low == high:
                 continue
             for cluster in _clusters(list(zip(positions[low:high], weights[low:high],
-                                              strict=True))):
+                                              strict=True)), stems):
                 cluster = _trim(cluster)
                 covered = {stems[i]: w for i, w in cluster}
                 if max(covered.values()) < 1.0:
@@ -531,10 +532,14 @@ def _names_the_entity(keywords: dict[str, float], terms: Terms) -> bool:
         for phrase in terms.keywords if phrase)
 
 
-def _clusters(hits: list[tuple[int, float]]) -> list[list[tuple[int, float]]]:
+def _clusters(hits: list[tuple[int, float]],
+              stems: Sequence[str]) -> list[list[tuple[int, float]]]:
+    """Runs of keyword hits with at most MAX_GAP words between them; amounts do not count
+    ('pain score during the 100 ml rectal balloon distention' is one run)."""
     groups: list[list[tuple[int, float]]] = []
     for hit in hits:
-        if groups and hit[0] - groups[-1][-1][0] <= MAX_GAP + 1:
+        if groups and sum(1 for i in range(groups[-1][-1][0] + 1, hit[0])
+                          if not (stems[i][:1].isdigit() or stems[i] in DOSE_UNITS)) <= MAX_GAP:
             groups[-1].append(hit)
         else:
             groups.append([hit])
