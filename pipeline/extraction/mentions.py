@@ -538,12 +538,21 @@ def _clusters(hits: list[tuple[int, float]],
     ('pain score during the 100 ml rectal balloon distention' is one run)."""
     groups: list[list[tuple[int, float]]] = []
     for hit in hits:
-        if groups and sum(1 for i in range(groups[-1][-1][0] + 1, hit[0])
-                          if not (stems[i][:1].isdigit() or stems[i] in DOSE_UNITS)) <= MAX_GAP:
+        if groups and _words_between(stems, groups[-1][-1][0], hit[0]) <= MAX_GAP:
             groups[-1].append(hit)
         else:
             groups.append([hit])
     return groups
+
+
+def _words_between(stems: Sequence[str], before: int, after: int) -> int:
+    """The words between two positions, amounts ('100', 'ml') not counted; counted only
+    when the plain gap is too wide (it mostly is not, or far too wide)."""
+    gap = after - before - 1
+    if gap <= MAX_GAP or gap > 2 * MAX_GAP:
+        return gap
+    return sum(1 for i in range(before + 1, after)
+               if not (stems[i][:1].isdigit() or stems[i] in DOSE_UNITS))
 
 
 def _trim(cluster: list[tuple[int, float]]) -> list[tuple[int, float]]:
