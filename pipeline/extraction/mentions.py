@@ -546,8 +546,10 @@ def _clusters(hits: list[tuple[int, float]],
 
 
 def _words_between(stems: Sequence[str], before: int, after: int) -> int:
-    """The words between two positions, amounts ('100', 'ml') not counted; counted only
-    when the plain gap is too wide (it mostly is not, or far too wide)."""
+    """The words between two positions, amounts ('100', 'ml') not counted. Only a gap of
+    MAX_GAP + 1 to 2 * MAX_GAP tokens is counted word by word: a narrower one passes as it
+    is, a wider one is not joined whatever it holds (counting every gap cost ~2% of the
+    throughput)."""
     gap = after - before - 1
     if gap <= MAX_GAP or gap > 2 * MAX_GAP:
         return gap
