@@ -9,7 +9,8 @@ itself are resolved in `linking.py` (MeSH UI when grounded, else the normalised 
 own module: `document.py` (parsing and flattening an abstract), `locate.py` (where the
 entities are mentioned), `rules.py` (reading a sentence, with the words of `lexicon.py`
 and the helpers it names), `picker.py` (which sentence carries the result), `mediators.py`
-(discovering mediators), `fallback.py` (the classifier when no rule reads),
+(discovering mediators), `opposites.py` (an outcome's complement, when no sentence names
+the outcome itself), `fallback.py` (the classifier when no rule reads),
 `every_outcome.py` (a null said of every outcome, when no sentence names the outcome),
 `rows.py` (making and pooling rows). Its tuning values are one `ExtractorSettings`.
 """
@@ -48,6 +49,7 @@ from pipeline.extraction.mentions import Mention, MentionFinder, bracketed_short
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.naming import SpanNamer, ner_linker
 from pipeline.extraction.nlp import build_nlp, configured_model
+from pipeline.extraction.opposites import opposite_outcome
 from pipeline.extraction.picker import SentencePicker, SentenceSignals
 from pipeline.extraction.resolve import EntityResolver
 from pipeline.extraction.rows import evidence_row, one_finding_per_pair
@@ -137,6 +139,9 @@ class RuleExtractor:
         arm_stems = self._arm_stems(parsed, query, comparator)
         found = self._triples(parsed, abstract, query.intervention, query.outcome,
                               intervention, outcome, comparator, implicit, arm_stems)
+        if not found:
+            found = self._opposite(parsed, abstract, query, intervention, comparator,
+                                   implicit, arm_stems)
         if not found and self.fallback is not None:
             found = self._fallback(self.fallback, parsed, abstract, query, intervention,
                                    outcome, comparator, implicit, arm_stems)
@@ -235,6 +240,20 @@ class RuleExtractor:
                            timed, reduction or measure, when)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
+
+    def _opposite(self, parsed: ParsedAbstract, abstract: Abstract, query: Query,
+                  heads: Mentions, comparators: Mentions, implicit: float,
+                  arm_stems: frozenset[str] | None) -> list[Evidence]:
+        """When no sentence about the outcome gave a row, the rows of its complement
+        (opposites.py: 'mortality' for 'survival'), turned the other way."""
+        opposite = opposite_outcome(query.outcome)
+        if opposite is None:
+            return []
+        tails = self.locator.mentions(parsed, self.locator.terms(parsed, opposite))
+        return [dataclasses.replace(row, tail=query.outcome,
+                                    polarity=Polarity(-int(row.polarity)))
+                for row in self._triples(parsed, abstract, query.intervention, opposite,
+                                         heads, tails, comparators, implicit, arm_stems)]
 
     def _fallback(self, classifier: FallbackClassifier, parsed: ParsedAbstract,
                   abstract: Abstract, query: Query, heads: Mentions, tails: Mentions,

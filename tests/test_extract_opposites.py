@@ -1,0 +1,87 @@
+"""An outcome's complement: a question on survival answered from a trial that reports only
+its deaths (and the other way round, and retention from dropouts), turned the other way;
+never over a reading of the outcome itself, and not for a part, a composite or a time."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.opposites import opposite_outcome
+from pipeline.model import Abstract, Entity, Query
+
+
+@pytest.mark.parametrize(("outcome", "complement"), [
+    ("overall survival", "overall mortality"),
+    ("all-cause mortality", "all-cause survival"),
+    ("Mortality at 90 days", "survival at 90 days"),
+    ("likelihood of survival to hospital discharge",
+     "likelihood of mortality to hospital discharge"),
+    ("treatment retention", "treatment dropout"),
+    ("retention in care at 12 months", "dropout in care at 12 months"),
+    ("attrition rates", "retention rates"),
+])
+def test_a_plain_outcome_has_its_complement(outcome: str, complement: str) -> None:
+    opposite = opposite_outcome(Entity.from_name(outcome))
+    assert opposite is not None and opposite.name == complement
+
+
+@pytest.mark.parametrize("outcome", [
+    "cardiovascular mortality",  # a cause: its complement is not survival
+    "risk of treatment-related mortality",
+    "graft survival",  # the survival of a thing
+    "urinary retention",  # not retention in treatment
+    "delayed retention test",
+    "death or disability",  # a composite
+    "deaths, hospitalisations",
+    "progression-free survival",  # its complement is progression or death
+    "survival time",  # a time
+    "median survival",
+    "pain",  # no complement word
+])
+def test_no_complement_for_a_part_a_composite_or_a_time(outcome: str) -> None:
+    assert opposite_outcome(Entity.from_name(outcome)) is None
+
+
+def direct_polarities(text: str, outcome: str, intervention: str = "drug x",
+                      comparator: str = "placebo") -> list[int]:
+    query = Query(Entity.from_name(intervention), Entity.from_name(outcome),
+                  Entity.from_name(comparator))
+    rows = RuleExtractor().extract(Abstract("7", "", text, 2020), query)
+    return [int(r.polarity) for r in rows
+            if (r.head.id, r.tail.id) == (query.intervention.id, query.outcome.id)]
+
+
+RANDOMISED = "Patients were randomised to drug X or placebo. "
+
+
+@pytest.mark.parametrize(("finding", "outcome", "polarity"), [
+    # fewer deaths: more survival
+    ("Mortality at one year was significantly lower in the drug X group than in the "
+     "placebo group (12% vs 25%, p = 0.01).", "overall survival", 1),
+    # longer survival: less mortality
+    ("Overall survival was significantly longer in the drug X group than in the placebo "
+     "group (p = 0.01).", "all-cause mortality", -1),
+    # no difference either way
+    ("There was no significant difference in mortality between the drug X and placebo "
+     "groups (p = 0.62).", "overall survival", 0),
+    ("The dropout rate was significantly lower with drug X than with placebo (20% vs 45%, "
+     "p = 0.01).", "treatment retention", 1),
+    ("Retention in treatment was significantly higher with drug X than with placebo (80% "
+     "vs 55%, p = 0.01).", "dropouts", -1),
+])
+def test_the_complement_answers_turned_round(finding: str, outcome: str,
+                                             polarity: int) -> None:
+    assert direct_polarities(RANDOMISED + finding, outcome) == [polarity]
+
+
+def test_the_outcome_itself_is_read_before_its_complement() -> None:
+    text = (RANDOMISED + "Mortality was significantly lower with drug X than with placebo "
+            "(p = 0.01). Overall survival did not differ between the groups (p = 0.40).")
+    assert direct_polarities(text, "overall survival") == [0]
+
+
+def test_a_cause_of_death_is_not_answered_from_survival() -> None:
+    text = (RANDOMISED + "Overall survival was significantly longer in the drug X group "
+            "than in the placebo group (p = 0.01).")
+    assert direct_polarities(text, "cardiovascular mortality") == []
