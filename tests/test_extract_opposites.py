@@ -1,6 +1,6 @@
 """An outcome's complement: a question on survival answered from a trial that reports only
-its deaths (and the other way round, and retention from dropouts), turned the other way;
-never over a reading of the outcome itself, and not for a part, a composite or a time."""
+its deaths (and the other way round), turned the other way; never over a reading of the
+outcome itself, and not for a part, a composite or a time."""
 
 from __future__ import annotations
 
@@ -17,9 +17,7 @@ from pipeline.model import Abstract, Entity, Query
     ("Mortality at 90 days", "survival at 90 days"),
     ("likelihood of survival to hospital discharge",
      "likelihood of mortality to hospital discharge"),
-    ("treatment retention", "treatment dropout"),
-    ("retention in care at 12 months", "dropout in care at 12 months"),
-    ("attrition rates", "retention rates"),
+    ("risk of death at 28 days", "risk of survival at 28 days"),
 ])
 def test_a_plain_outcome_has_its_complement(outcome: str, complement: str) -> None:
     opposite = opposite_outcome(Entity.from_name(outcome))
@@ -30,8 +28,7 @@ def test_a_plain_outcome_has_its_complement(outcome: str, complement: str) -> No
     "cardiovascular mortality",  # a cause: its complement is not survival
     "risk of treatment-related mortality",
     "graft survival",  # the survival of a thing
-    "urinary retention",  # not retention in treatment
-    "delayed retention test",
+    "treatment retention",  # dropouts are mostly the study's, not the treatment's
     "death or disability",  # a composite
     "deaths, hospitalisations",
     "progression-free survival",  # its complement is progression or death
@@ -65,10 +62,8 @@ RANDOMISED = "Patients were randomised to drug X or placebo. "
     # no difference either way
     ("There was no significant difference in mortality between the drug X and placebo "
      "groups (p = 0.62).", "overall survival", 0),
-    ("The dropout rate was significantly lower with drug X than with placebo (20% vs 45%, "
-     "p = 0.01).", "treatment retention", 1),
-    ("Retention in treatment was significantly higher with drug X than with placebo (80% "
-     "vs 55%, p = 0.01).", "dropouts", -1),
+    ("Fewer patients died in the drug X group than in the placebo group (8% vs 15%, "
+     "p = 0.02).", "survival at 90 days", 1),
 ])
 def test_the_complement_answers_turned_round(finding: str, outcome: str,
                                              polarity: int) -> None:

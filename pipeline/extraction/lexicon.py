@@ -260,7 +260,6 @@ SAME_OUTCOME_WORDS = {word: common for common, words in (
     ("death", ("mortality", "mortalities", "died", "die", "dying", "deaths", "dead",
                "fatality", "fatalities")),
     ("retain", ("retention", "retained", "retaining")),
-    ("dropout", ("dropouts", "attrition")),
     ("spectacles", ("glasses", "eyeglasses")),
     ("leak", ("leakage", "leakages", "leaked", "leaking", "leaks")),
     ("heal", ("healing", "healed", "heals")),

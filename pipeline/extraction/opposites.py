@@ -1,13 +1,16 @@
-"""An outcome's complement: 'mortality' for 'overall survival', 'dropout' for 'treatment
-retention'. A review asks about one; a trial's abstract may report only the other, which
+"""An outcome's complement: 'mortality' for 'overall survival', 'survival' for 'all-cause
+mortality'. A review asks about one; a trial's abstract may report only the other, which
 moves the opposite way, so its reading, turned round, answers the question.
 
 Only a plain outcome has one: its other words say when, where or over what it was
-counted ('all-cause mortality at 90 days', 'survival to hospital discharge', 'retention
-in care'), not which deaths or what was retained ('treatment-related mortality', 'graft
-survival', 'urinary retention': the complement of a part is not the whole's), nor that it
-is a composite ('death or disability'), a survival free of an event ('progression-free
-survival': its complement is the event or death) or a time ('survival time').
+counted ('mortality at 90 days', 'survival to hospital discharge'), not which deaths or
+whose survival ('treatment-related mortality', 'graft survival': the complement of a part
+is not the whole's), nor that it is a composite ('death or disability'), a survival free
+of an event ('progression-free survival': its complement is the event or death) or a time
+('survival time'). Retention in treatment and dropouts are not complements here: a trial's
+dropouts or attrition are mostly how many left the study, not the treatment, and read as
+retention they answered a question on retention in care from a subgroup's attrition
+(MedEvidence, even ids; docs/extraction.md, session 24).
 """
 
 from __future__ import annotations
@@ -19,11 +22,9 @@ from pipeline.model import Entity
 OPPOSITE_OUTCOME_WORDS = {
     **dict.fromkeys(("survival", "survived", "surviving"), "mortality"),
     **dict.fromkeys(("mortality", "death", "deaths", "died", "dying"), "survival"),
-    **dict.fromkeys(("retention", "retained"), "dropout"),
-    **dict.fromkeys(("dropout", "dropouts", "attrition"), "retention"),
 }
 # Words that say when, where or over what an outcome was counted, and how it is measured
-# (no specimen, site or cause: 'urinary retention', 'cardiac death').
+# (no cause or site: 'cardiac death', 'graft survival').
 PLAIN_WORDS = frozenset({
     "rate", "rates", "risk", "incidence", "number", "proportion", "percentage",
     "likelihood", "occurrence", "overall", "total", "all", "cause", "in", "hospital",
