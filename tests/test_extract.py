@@ -313,6 +313,17 @@ def test_a_missing_spacy_model_is_a_clear_error() -> None:
     ("0.99 (95% CI 0.11-1.87) higher (P = 0.028)", [(Significance.SIGNIFICANT, 0)]),
     ("(OR 1.4, 95% CI 0.8-2.3; P = 0.03)",  # a named ratio's interval still counts
      [(Significance.NOT_SIGNIFICANT, 0), (Significance.SIGNIFICANT, 0)]),
+    # bounds written in percent: the interval is still read
+    ("[difference 0.87%, 95% confidence interval (CI) -1.6% to 3.3%]",
+     [(Significance.NOT_SIGNIFICANT, 0)]),
+    # an efficacy is 1 - the risk ratio: above 0, the outcome is less likely (-1)
+    ("vaccine efficacy against cholera was 65% (95% CI 52-74)", [(Significance.SIGNIFICANT, -1)]),
+    ("demonstrating VE of 61% (95% confidence interval 28%-79%)",
+     [(Significance.SIGNIFICANT, -1)]),
+    ("the vaccine's effectiveness was -40% (95% CI -90 to -5)", [(Significance.SIGNIFICANT, 1)]),
+    ("Vaccine efficacy was 38% (95% CI: -2%,62%)", [(Significance.NOT_SIGNIFICANT, 0)]),
+    # not every efficacy: a response rate's interval is not a risk reduction
+    ("the efficacy rate was 65% (95% CI 52-74)", [(Significance.SIGNIFICANT, 0)]),
 ])
 def test_statistics(text: str, expected: list[tuple[Significance, int]]) -> None:
     assert [(s.significance, s.direction) for s in find_statistics(text)] == expected
@@ -322,3 +333,17 @@ def test_death_and_mortality_name_one_outcome(extractor: RuleExtractor) -> None:
     query = Query(ZINC, Entity.from_name("risk of death at 90 days"), PLACEBO)
     text = "The 90-day mortality was significantly lower with zinc than with placebo (P = 0.01)."
     assert [int(r.polarity) for r in core(extractor, text, query)] == [-1]
+
+
+@pytest.mark.parametrize(("sentence", "polarity"), [
+    ("Vaccine efficacy against cholera was 65% (95% CI 52-74).", -1),
+    ("The vaccine's effectiveness against cholera was 59% (95% CI 51-67).", -1),
+    ("Vaccine efficacy against cholera was 38% (95% CI -2% to 62%).", 0),
+    ("Protective efficacy against cholera was 38% (95% CI -2% to 62%).", 0),
+])
+def test_a_vaccine_efficacy_reads_as_less_of_the_disease(extractor: RuleExtractor,
+                                                          sentence: str, polarity: int) -> None:
+    query = Query(Entity.from_name("oral cholera vaccine"), Entity.from_name("risk of cholera"),
+                  PLACEBO)
+    text = "Participants were randomised to oral cholera vaccine or placebo. " + sentence
+    assert [int(r.polarity) for r in core(extractor, text, query)] == [polarity]

@@ -353,7 +353,7 @@ _PLAIN_P_VALUE = re.compile(
     r"|(?<![a-z])(?P<ns>n\.?\s?s\.?)(?![a-z])", re.IGNORECASE)
 _PLAIN_INTERVAL = re.compile(
     r"(?:\d{2}\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)|\bCI\b)"
-    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*(?:-|to|,)\s*(?P<high>{_NUMBER})", re.IGNORECASE)
+    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*%?\s*(?:-|to|,)\s*(?P<high>{_NUMBER})", re.IGNORECASE)
 _STAT_PIECES = st.sampled_from([
     "p", "P", "n", "N", "s", "S", ".", " ", "  ", "=", "<", ">", "≤", "≥", "<=", "-", ",", "%",
     "0", "05", "0.05", "1", "95", "95%", "0·2", "×", "x", "10", "^", "-3", "+", "value",

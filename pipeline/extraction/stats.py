@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from pipeline.extraction.lexicon import DIFFERENCE_MEASURES, RATIO_MEASURES
+from pipeline.extraction.lexicon import DIFFERENCE_MEASURES, EFFICACY_MEASURES, RATIO_MEASURES
 
 ALPHA = 0.05
 
@@ -29,13 +29,16 @@ _P_VALUE = re.compile(
 _INTERVAL = re.compile(
     r"[\dCc](?i:(?:(?<=\d)\d\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)"
     r"|(?<=c)(?<!\wc)I\b)"
-    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*(?:-|to|,)\s*(?P<high>{_NUMBER}))")
+    rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*%?\s*(?:-|to|,)\s*(?P<high>{_NUMBER}))")
 # How far before an interval its estimate may be named ("the risk ratio for X with A
 # versus B was 1.24 (95% CI ...)").
 MEASURE_LOOKBACK = 120
 _MEASURE = re.compile(
     r"\b(a?or|rr|a?hr|irr|rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|"
-    r"md|smd|wmd|rd|mean difference|difference|beta|β)\b", re.IGNORECASE)
+    r"md|smd|wmd|rd|mean difference|difference|beta|β|"
+    r"(?:vaccine(?:'s)?|protective)\s+(?:efficacy|effectiveness)|efficacy\s+of\s+the\s+vaccine|"
+    r"ve)"
+    r"\b", re.IGNORECASE)
 
 
 class Significance(IntEnum):
@@ -54,7 +57,9 @@ class Statistic:
     offset: int
     significance: Significance
     direction: int = 0
-    ratio: bool = False  # a named ratio (RR, OR, HR, ...): by convention intervention / comparator
+    # a named ratio (RR, OR, HR, ...) or an efficacy (1 - RR): by convention intervention
+    # against comparator
+    ratio: bool = False
 
 
 def _number(text: str) -> float | None:
@@ -102,7 +107,14 @@ def _interval_statistic(match: re.Match[str], sentence: str,
         return None
     low, high = min(low, high), max(low, high)
     named = _MEASURE.findall(sentence[max(0, match.start() - MEASURE_LOOKBACK):match.start()])
-    measure = named[-1].lower() if named else ""
+    measure = " ".join(named[-1].lower().replace("'s", "").split()) if named else ""
+    if measure in EFFICACY_MEASURES:
+        # '(vaccine) efficacy 59% (95% CI 51-67)': the outcome is that much less likely
+        # with the intervention, so an interval above 0 is a decrease
+        if low <= 0.0 <= high:
+            return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
+        return Statistic(match.start(), Significance.SIGNIFICANT, -1 if low > 0.0 else 1,
+                         ratio=True)
     if measure in RATIO_MEASURES:
         null: float | None = 1.0
     elif measure in DIFFERENCE_MEASURES or low < 0:
