@@ -206,3 +206,40 @@ def test_amounts_do_not_part_an_outcomes_words(extractor: RuleExtractor) -> None
     tails = [" ".join(c.sentence.words[c.tail.start:c.tail.end]).lower()
              for c in extractor.candidates(Abstract("1", "", text), query)]
     assert tails == ["pain score during the 100 ml rectal balloon distention"]
+
+
+@pytest.mark.parametrize(("text", "outcome", "polarity"), [
+    # more patients free of the outcome: less of it (-1)
+    ("More patients were pain-free at 2 hours with drug X than with placebo (32% vs 10%, "
+     "P < 0.01).", "pain", -1),
+    ("The proportion of pain-free patients at 2 hours was higher with drug X (P < 0.01).",
+     "pain", -1),
+    ("Relapse-free survival was significantly longer with drug X than with placebo "
+     "(P = 0.002).", "relapse", -1),
+    ("More patients remained seizure-free with drug X than with placebo (P = 0.01).",
+     "seizures", -1),
+    ("Significantly more patients were free of vomiting with drug X (80% vs 60%, "
+     "P = 0.01).", "vomiting", -1),
+    ("Progression-free survival was longer with drug X than with placebo (P = 0.01).",
+     "progression", -1),
+    # a null stays a null
+    ("Recurrence-free survival did not differ between the groups (P = 0.4).", "recurrence",
+     0),
+    # an outcome whose own name says so reads as written (+1)
+    ("More patients were pain-free at 2 hours with drug X than with placebo (32% vs 10%, "
+     "P < 0.01).", "pain-free", 1),
+    ("Disease-free survival was longer with drug X (P = 0.01).", "disease-free survival", 1),
+])
+def test_the_absence_of_the_outcome_reads_the_other_way(extractor: RuleExtractor, text: str,
+                                                        outcome: str, polarity: int) -> None:
+    assert polarities(extractor, "Patients were randomised to drug X or placebo. " + text,
+                      "drug X", outcome) == [polarity]
+
+
+def test_a_partial_mention_free_of_something_else_is_not_turned(
+        extractor: RuleExtractor) -> None:
+    # 'ventilator-free days' is not the absence of ventilator-associated pneumonia: the
+    # mention holds one word of the outcome, read as written (+1), not turned
+    text = ("Patients were randomised to drug X or placebo. Drug X raised ventilator-free "
+            "days compared with placebo (mean difference 0.6 days; 95% CI 0.2-1.1; P=0.004).")
+    assert polarities(extractor, text, "drug X", "ventilator-associated pneumonia") == [1]

@@ -35,6 +35,7 @@ from pipeline.model import Entity
 STEM_CHARS = 6
 GENERIC_WEIGHT = 0.25
 MAX_GAP = 3  # tokens between two keywords of one mention
+WHOLE_FUZZY_SCORE = 0.99  # a fuzzy mention with every keyword: just below an exact form
 MAX_PHRASE_TOKENS = 12
 PATTERN_CACHE = 10_000
 
@@ -344,7 +345,7 @@ class MentionFinder:
                 covered = {stems[i]: w for i, w in cluster}
                 if max(covered.values()) < 1.0:
                     continue
-                score = min(0.99, sum(covered.values()) / total)
+                score = min(WHOLE_FUZZY_SCORE, sum(covered.values()) / total)
                 if score >= threshold:
                     best.append(Mention(cluster[0][0], cluster[-1][0] + 1, score,
                                         tuple(i for i, _ in cluster)))

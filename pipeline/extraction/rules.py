@@ -44,7 +44,7 @@ from pipeline.extraction.lexicon import (
     VALENCE_CUES,
     WEAK_CUES,
 )
-from pipeline.extraction.mentions import Mention
+from pipeline.extraction.mentions import WHOLE_FUZZY_SCORE, Mention
 from pipeline.extraction.nulls import (
     between_arms,
     conjoined_apart,
@@ -127,8 +127,24 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     if reading is not None and reduction_tail and not any(
             sentence.words[i] in SIGN_OF for i in range(tail.start, tail.end)):
         # 'reduction in pain' matched as 'pain': less pain is more reduction
+        reading = replace(reading, polarity=-reading.polarity)
+    if (reading is not None and tail.score >= WHOLE_FUZZY_SCORE
+            and _free_of(sentence.words, tail)):
+        # 'more patients were pain-free', 'relapse-free survival was longer': the
+        # sentence counts the outcome's absence, so more of that is less of the outcome
         return replace(reading, polarity=-reading.polarity)
     return reading
+
+
+def _free_of(words: Sequence[str], tail: Mention) -> bool:
+    """Whether the outcome is named as what patients are free of: 'pain-free', 'pain
+    free', 'free of vomiting' (not an outcome whose own name says so: its mention holds
+    'free'). Only for a mention of every word of the outcome: 'ventilator-free days' is
+    not the absence of ventilator-associated pneumonia."""
+    after = words[tail.end:tail.end + 2]
+    return (after[:1] == ["free"] or after == ["-", "free"]
+            or (tail.start >= 2 and words[tail.start - 2] == "free"
+                and words[tail.start - 1] in ("of", "from")))
 
 
 def _against_baseline(words: Sequence[str], after: int, end: int) -> bool:
