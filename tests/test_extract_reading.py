@@ -214,6 +214,9 @@ def test_amounts_do_not_part_an_outcomes_words(extractor: RuleExtractor) -> None
      "P < 0.01).", "pain", -1),
     ("The proportion of pain-free patients at 2 hours was higher with drug X (P < 0.01).",
      "pain", -1),
+    # the outcome's words matched around 'free' ('pain free at 2 hours' for 'pain at 2 hours')
+    ("Significantly more patients were pain free at 2 hours with drug X (P < 0.01).",
+     "pain at 2 hours", -1),
     ("Relapse-free survival was significantly longer with drug X than with placebo "
      "(P = 0.002).", "relapse", -1),
     ("More patients remained seizure-free with drug X than with placebo (P = 0.01).",

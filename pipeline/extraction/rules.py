@@ -138,13 +138,17 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
 
 def _free_of(words: Sequence[str], tail: Mention) -> bool:
     """Whether the outcome is named as what patients are free of: 'pain-free', 'pain
-    free', 'free of vomiting' (not an outcome whose own name says so: its mention holds
-    'free'). Only for a mention of every word of the outcome: 'ventilator-free days' is
-    not the absence of ventilator-associated pneumonia."""
-    after = words[tail.end:tail.end + 2]
-    return (after[:1] == ["free"] or after == ["-", "free"]
-            or (tail.start >= 2 and words[tail.start - 2] == "free"
-                and words[tail.start - 1] in ("of", "from")))
+    free at 2 hours', 'free of vomiting' (not an outcome whose own name says so: its
+    mention matched 'free'). Only for a mention of every word of the outcome: 'ventilator-
+    free days' is not the absence of ventilator-associated pneumonia."""
+    matched = set(tail.tokens)
+    for i in matched:
+        free = i + 1 if words[i + 1:i + 2] == ["free"] else (
+            i + 2 if words[i + 1:i + 3] == ["-", "free"] else None)
+        if free is not None and free not in matched:
+            return True
+    first = min(matched)
+    return first >= 2 and words[first - 2] == "free" and words[first - 1] in ("of", "from")
 
 
 def _against_baseline(words: Sequence[str], after: int, end: int) -> bool:
