@@ -246,3 +246,25 @@ def test_a_partial_mention_free_of_something_else_is_not_turned(
     text = ("Patients were randomised to drug X or placebo. Drug X raised ventilator-free "
             "days compared with placebo (mean difference 0.6 days; 95% CI 0.2-1.1; P=0.004).")
     assert polarities(extractor, text, "drug X", "ventilator-associated pneumonia") == [1]
+
+
+@pytest.mark.parametrize(("text", "intervention", "outcome", "polarity"), [
+    # no events in one arm is a count of 0, not the arm's size: 0/45 against 10/45 (-1)
+    ("None of the 45 patients treated with colchicine had a further recurrence, compared "
+     "with 10 of 45 (22%) in the placebo group (p = 0.001).", "colchicine", "recurrence", -1),
+    # 14/60 against none of 61 (+1)
+    ("Hypokalaemia occurred in 14 of 60 patients (23%) receiving hydrochlorothiazide and in "
+     "none of the 61 receiving placebo (p < 0.001).", "hydrochlorothiazide", "hypokalaemia",
+     1),
+    # 40% against none (+1)
+    ("Remission was achieved by 40% of patients given drug X and by none of the placebo "
+     "recipients (p < 0.001).", "drug X", "remission", 1),
+    # 'no cases ... among the 150' is 0 of 150, against 12 of 150 (-1)
+    ("No cases of necrotising enterocolitis were observed among the 150 infants in the "
+     "drug X group, compared with 12 of 150 (8%) in the placebo group (p < 0.001).",
+     "drug X", "necrotising enterocolitis", -1),
+])
+def test_no_events_in_an_arm_is_a_count_of_none(extractor: RuleExtractor, text: str,
+                                                intervention: str, outcome: str,
+                                                polarity: int) -> None:
+    assert polarities(extractor, text, intervention, outcome) == [polarity]

@@ -21,6 +21,8 @@ from pipeline.extraction.sentence import Sentence
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
+ZERO_LOOKBACK = 10  # tokens before a whole searched for the 'no' that makes its count none
+NONE_REACH = 4  # tokens before an arm in which 'none' is its count ('in none of the A group')
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
@@ -149,11 +151,14 @@ def _value_in_parentheses(words: Sequence[str], arm_end: int, end: int) -> float
 
 def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
     """The nearest number before `end`, preferring one outside parentheses and skipping
-    spreads ('± 10.6') and range ends ('8 to 12.3')."""
+    spreads ('± 10.6') and range ends ('8 to 12.3'); 0 when 'none' leads the arm ('in
+    none of the placebo group')."""
     inside: float | None = None
     depth = 0
     for i in range(end - 1, start - 1, -1):
         word = words[i]
+        if word.lower() == "none" and i >= end - NONE_REACH and inside is None:
+            return 0.0  # 'by none of the placebo recipients'
         if word in (")", "]"):
             depth += 1
         elif word in ("(", "["):
@@ -169,10 +174,16 @@ def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
 
 def _share_of(words: Sequence[str], start: int, i: int) -> float:
     """The number at `i`, or the count before it over it when it is a whole ('15 of
-    3552', 'one case out of 3632 deliveries'): arms of different sizes compare by rate."""
+    3552', 'one case out of 3632 deliveries', 'none of the 45 patients'): arms of
+    different sizes compare by rate. A whole no count leads is none when the clause opens
+    with 'no' or 'none' ('No cases of NEC were observed among the 150 infants')."""
     whole = _value_of(words[i])
-    of = i - 1
-    if of <= start or words[of] != "of" or whole == 0:
+    of = i - 1 if words[i - 1] != "the" else i - 2
+    if of <= start or words[of] not in ("of", "among") or whole == 0:
+        return whole
+    if _no_count_before(words, of):
+        return 0.0
+    if words[of] == "among":
         return whole
     before = of - 1 if words[of - 1] == "out" else of
     if words[before - 1] == ")":
@@ -190,6 +201,18 @@ def _share_of(words: Sequence[str], start: int, i: int) -> float:
         if _NUMBER.match(words[k]) and not words[k].endswith("%"):
             return _value_of(words[k]) / whole
     return whole
+
+
+def _no_count_before(words: Sequence[str], of: int) -> bool:
+    """Whether 'no' or 'none' leads the words before a whole, with no number between
+    ('none of the 45', 'No cases of surgical NEC were observed among the 150'), also
+    from before the arm's own words (the clause may open with it)."""
+    for k in range(of - 1, max(0, of - ZERO_LOOKBACK) - 1, -1):
+        if _NUMBER.match(words[k]) or words[k] in COUNT_VALUES:
+            return False
+        if words[k].lower() in ("no", "none"):
+            return True
+    return False
 
 
 def _value_of(word: str) -> float:
