@@ -322,6 +322,11 @@ def test_a_missing_spacy_model_is_a_clear_error() -> None:
      [(Significance.SIGNIFICANT, -1)]),
     ("the vaccine's effectiveness was -40% (95% CI -90 to -5)", [(Significance.SIGNIFICANT, 1)]),
     ("Vaccine efficacy was 38% (95% CI: -2%,62%)", [(Significance.NOT_SIGNIFICANT, 0)]),
+    # a risk reduction likewise ('relative risk reduction' is not a 'relative risk')
+    ("an absolute risk reduction of 2.9 percentage points (95% CI 0.8 to 5.0)",
+     [(Significance.SIGNIFICANT, -1)]),
+    ("relative risk reduction 35% (95% CI 20% to 48%)", [(Significance.SIGNIFICANT, -1)]),
+    ("RRR 12% (95% CI -5 to 26)", [(Significance.NOT_SIGNIFICANT, 0)]),
     # not every efficacy: a response rate's interval is not a risk reduction
     ("the efficacy rate was 65% (95% CI 52-74)", [(Significance.SIGNIFICANT, 0)]),
 ])

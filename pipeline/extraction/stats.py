@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from pipeline.extraction.lexicon import DIFFERENCE_MEASURES, EFFICACY_MEASURES, RATIO_MEASURES
+from pipeline.extraction.lexicon import DIFFERENCE_MEASURES, RATIO_MEASURES, REDUCTION_MEASURES
 
 ALPHA = 0.05
 
@@ -33,12 +33,12 @@ _INTERVAL = re.compile(
 # How far before an interval its estimate may be named ("the risk ratio for X with A
 # versus B was 1.24 (95% CI ...)").
 MEASURE_LOOKBACK = 120
+# (a risk reduction first: 'relative risk reduction' is not a 'relative risk')
 _MEASURE = re.compile(
-    r"\b(a?or|rr|a?hr|irr|rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|"
-    r"md|smd|wmd|rd|mean difference|difference|beta|β|"
-    r"(?:vaccine(?:'s)?|protective)\s+(?:efficacy|effectiveness)|efficacy\s+of\s+the\s+vaccine|"
-    r"ve)"
-    r"\b", re.IGNORECASE)
+    r"\b((?:(?:absolute|relative)\s+)?risk\s+reduction|arr|rrr|"
+    r"(?:vaccine(?:'s)?|protective)\s+(?:efficacy|effectiveness)|efficacy\s+of\s+the\s+vaccine|ve|"
+    r"a?or|rr|a?hr|irr|rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|"
+    r"md|smd|wmd|rd|mean difference|difference|beta|β)\b", re.IGNORECASE)
 
 
 class Significance(IntEnum):
@@ -57,8 +57,8 @@ class Statistic:
     offset: int
     significance: Significance
     direction: int = 0
-    # a named ratio (RR, OR, HR, ...) or an efficacy (1 - RR): by convention intervention
-    # against comparator
+    # a named ratio (RR, OR, HR, ...) or a reduction (efficacy = 1 - RR, a risk reduction):
+    # by convention intervention against comparator
     ratio: bool = False
 
 
@@ -108,9 +108,10 @@ def _interval_statistic(match: re.Match[str], sentence: str,
     low, high = min(low, high), max(low, high)
     named = _MEASURE.findall(sentence[max(0, match.start() - MEASURE_LOOKBACK):match.start()])
     measure = " ".join(named[-1].lower().replace("'s", "").split()) if named else ""
-    if measure in EFFICACY_MEASURES:
-        # '(vaccine) efficacy 59% (95% CI 51-67)': the outcome is that much less likely
-        # with the intervention, so an interval above 0 is a decrease
+    if measure in REDUCTION_MEASURES:
+        # 'vaccine efficacy 59% (95% CI 51-67)', 'absolute risk reduction 2.9 percentage
+        # points (95% CI 0.8 to 5.0)': the outcome is that much less likely with the
+        # intervention, so an interval above 0 is a decrease
         if low <= 0.0 <= high:
             return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
         return Statistic(match.start(), Significance.SIGNIFICANT, -1 if low > 0.0 else 1,
