@@ -18,6 +18,11 @@ from pipeline.model import Abstract, Entity, Query
     ("likelihood of survival to hospital discharge",
      "likelihood of mortality to hospital discharge"),
     ("risk of death at 28 days", "risk of survival at 28 days"),
+    ("survival at one year", "mortality at one year"),
+    ("treatment failure", "treatment cure"),
+    ("mycological treatment failure", "mycological treatment cure"),
+    ("clinical cure", "clinical failure"),
+    ("urinary incontinence", "urinary continence"),
 ])
 def test_a_plain_outcome_has_its_complement(outcome: str, complement: str) -> None:
     opposite = opposite_outcome(Entity.from_name(outcome))
@@ -35,6 +40,10 @@ def test_a_plain_outcome_has_its_complement(outcome: str, complement: str) -> No
     "survival time",  # a time
     "median survival",
     "pain",  # no complement word
+    "heart failure",  # an organ's failure, not a treatment's
+    "graft failure",
+    "time to cure",  # a time
+    "cure or improvement",  # a composite
 ])
 def test_no_complement_for_a_part_a_composite_or_a_time(outcome: str) -> None:
     assert opposite_outcome(Entity.from_name(outcome)) is None
@@ -68,6 +77,24 @@ RANDOMISED = "Patients were randomised to drug X or placebo. "
 def test_the_complement_answers_turned_round(finding: str, outcome: str,
                                              polarity: int) -> None:
     assert direct_polarities(RANDOMISED + finding, outcome) == [polarity]
+
+
+@pytest.mark.parametrize(("text", "intervention", "comparator", "outcome", "polarity"), [
+    # more cures: fewer treatment failures (-1)
+    ("Patients were randomly allocated to terbinafine cream or clotrimazole cream. "
+     "Mycological cure at week 6 was achieved in 92% of terbinafine-treated patients and "
+     "78% of clotrimazole-treated patients (p = 0.003).", "terbinafine", "clotrimazole",
+     "mycological treatment failure", -1),
+    # fewer incontinent: more continent (+1)
+    ("Women were randomised to pelvic floor muscle training or usual care. At 12 months, "
+     "urinary incontinence was less common with pelvic floor muscle training than with "
+     "usual care (20% vs 34%, p = 0.004).", "pelvic floor muscle training", "usual care",
+     "urinary continence at 12 months", 1),
+])
+def test_more_complements_answer_turned_round(text: str, intervention: str, comparator: str,
+                                              outcome: str, polarity: int) -> None:
+    # 'mycological' alone names the failure in part: the cure, named in full, is read
+    assert direct_polarities(text, outcome, intervention, comparator) == [polarity]
 
 
 def test_the_outcome_itself_is_read_before_its_complement() -> None:

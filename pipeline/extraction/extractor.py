@@ -10,7 +10,7 @@ own module: `document.py` (parsing and flattening an abstract), `locate.py` (whe
 entities are mentioned), `rules.py` (reading a sentence, with the words of `lexicon.py`
 and the helpers it names), `picker.py` (which sentence carries the result), `mediators.py`
 (discovering mediators), `opposites.py` (an outcome's complement, when no sentence names
-the outcome itself), `fallback.py` (the classifier when no rule reads),
+the outcome in full), `fallback.py` (the classifier when no rule reads),
 `every_outcome.py` (a null said of every outcome, when no sentence names the outcome),
 `rows.py` (making and pooling rows). Its tuning values are one `ExtractorSettings`.
 """
@@ -45,7 +45,13 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.locate import MentionLocator, Mentions
 from pipeline.extraction.mediators import discover
-from pipeline.extraction.mentions import Mention, MentionFinder, bracketed_short_forms, stem
+from pipeline.extraction.mentions import (
+    WHOLE_FUZZY_SCORE,
+    Mention,
+    MentionFinder,
+    bracketed_short_forms,
+    stem,
+)
 from pipeline.extraction.mesh import MeshIndex
 from pipeline.extraction.naming import SpanNamer, ner_linker
 from pipeline.extraction.nlp import build_nlp, configured_model
@@ -139,9 +145,11 @@ class RuleExtractor:
         arm_stems = self._arm_stems(parsed, query, comparator)
         found = self._triples(parsed, abstract, query.intervention, query.outcome,
                               intervention, outcome, comparator, implicit, arm_stems)
-        if not found:
+        if not found or not _named_whole(outcome):
+            # a complement named in full reads better than the outcome's stray words
+            # ('mycological cure' for 'mycological treatment failure')
             found = self._opposite(parsed, abstract, query, intervention, comparator,
-                                   implicit, arm_stems)
+                                   implicit, arm_stems) or found
         if not found and self.fallback is not None:
             found = self._fallback(self.fallback, parsed, abstract, query, intervention,
                                    outcome, comparator, implicit, arm_stems)
@@ -244,8 +252,8 @@ class RuleExtractor:
     def _opposite(self, parsed: ParsedAbstract, abstract: Abstract, query: Query,
                   heads: Mentions, comparators: Mentions, implicit: float,
                   arm_stems: frozenset[str] | None) -> list[Evidence]:
-        """When no sentence about the outcome gave a row, the rows of its complement
-        (opposites.py: 'mortality' for 'survival'), turned the other way."""
+        """The rows of the outcome's complement (opposites.py: 'mortality' for
+        'survival'), turned the other way."""
         opposite = opposite_outcome(query.outcome)
         if opposite is None:
             return []
@@ -370,6 +378,12 @@ def _asks_control_against_treatment(intervention: Entity, comparator: Entity) ->
     other = _name_words(comparator)
     return (opens_as_control(_name_words(intervention)) and not opens_as_control(other)
             and "baseline" not in other)
+
+
+def _named_whole(mentions: Mentions) -> bool:
+    """Whether some sentence names every word of the entity (exactly, or fuzzily with all
+    its keywords)."""
+    return any(m.score >= WHOLE_FUZZY_SCORE for found in mentions.values() for m in found)
 
 
 def _turned_round(row: Evidence, treatment: Entity, control: Entity) -> Evidence:
