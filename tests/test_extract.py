@@ -57,8 +57,12 @@ def core(extractor: RuleExtractor, text: str, query: Query = QUERY,
     ("Although common cold duration was shorter with zinc, the difference was not "
      "significant.", 0),
     # a likeness of periods that a significant estimate contradicts: the estimate counts
-    ("Common cold duration was similar in winter and summer (hazard ratio 0.70, 95% CI "
+    # (a rate ratio: a hazard ratio of a duration is of its end, read the other way below)
+    ("Common cold duration was similar in winter and summer (rate ratio 0.70, 95% CI "
      "0.55 to 0.88).", -1),
+    # a hazard ratio of a time's event: 0.70 for the cold's end is a longer duration (+1)
+    ("Common cold duration was similar in winter and summer (hazard ratio 0.70, 95% CI "
+     "0.55 to 0.88).", 1),
     # a likeness with a non-significant estimate stays a null
     ("Common cold duration was similar with zinc and placebo (hazard ratio 0.90, 95% CI "
      "0.70 to 1.15).", 0),

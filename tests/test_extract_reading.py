@@ -268,3 +268,13 @@ def test_no_events_in_an_arm_is_a_count_of_none(extractor: RuleExtractor, text: 
                                                 intervention: str, outcome: str,
                                                 polarity: int) -> None:
     assert polarities(extractor, text, intervention, outcome) == [polarity]
+
+
+def test_a_hazard_ratio_of_a_time_s_event_runs_the_other_way(extractor: RuleExtractor) -> None:
+    # a hazard ratio for healing of 1.60 with the therapy: healing comes sooner, so the
+    # time to wound healing is shorter (-1)
+    text = ("Patients were randomised to negative pressure wound therapy or to moist "
+            "dressings. Ulcers closed sooner with negative pressure wound therapy (hazard "
+            "ratio for healing 1.60, 95% CI 1.18 to 2.17; p = 0.002).")
+    assert polarities(extractor, text, "negative pressure wound therapy",
+                      "time to wound healing", "moist dressings") == [-1]

@@ -220,19 +220,6 @@ ADVERSE_OUTCOME_WORDS = _forms(
     "malnutrition", "stunting", "parasitemia", "parasitaemia", "sore", "nightmares",
     "sweating", "flushing", "bloating", "flatulence",
 )
-# Ratio measures have a null value of 1, differences of 0.
-RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio", "odds ratio",
-                            "hazard ratio", "risk ratio", "relative risk"})
-DIFFERENCE_MEASURES = frozenset({"md", "smd", "wmd", "rd", "mean difference", "difference",
-                                 "beta", "β"})
-# How much less often the outcome comes with the intervention: an efficacy (1 - the risk
-# ratio, in percent) or a risk reduction; its null is 0, and an estimate above it is a
-# decrease.
-REDUCTION_MEASURES = frozenset({"vaccine efficacy", "vaccine effectiveness",
-                                "protective efficacy", "protective effectiveness",
-                                "efficacy of the vaccine", "ve", "risk reduction",
-                                "absolute risk reduction", "relative risk reduction", "arr",
-                                "rrr"})
 # Words that name no entity: function words, arm and people nouns, units and frequencies
 # (an entity's keywords and a phrase's content words leave them out).
 STOP_WORDS = frozenset({

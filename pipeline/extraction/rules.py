@@ -255,7 +255,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         estimate = nearest_significance([st for st in sentence.stats if st.direction],
                                         offset)
         if estimate is not None:
-            return Reading(estimate.direction, _bounded(0.5 - 0.15 * hedged),
+            return Reading(_direction_of(estimate, timed_tail), _bounded(0.5 - 0.15 * hedged),
                            Significance.SIGNIFICANT, hedged=hedged)
     if null_span is not None or negated:
         explicit = null_span is not None and any(
@@ -277,8 +277,9 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # a bare p-value sits nearer the outcome ('IRR 0.07 (95% CI 0.01-0.57, p=0.013)')
         estimate = nearest_significance([s for s in sentence.stats if s.direction], offset)
         if estimate is not None:
-            return Reading(estimate.direction, _bounded(0.55 - 0.15 * hedged),
-                           Significance.SIGNIFICANT, hedged=hedged)
+            return Reading(_direction_of(estimate, timed_tail),
+                           _bounded(0.55 - 0.15 * hedged), Significance.SIGNIFICANT,
+                           hedged=hedged)
         return None
     cue = words[cue_at]
     summed_up = summed_up_values(sentence, start, cue_at, tail, heads, comparators)
@@ -313,6 +314,13 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     confidence += 0.05 * bool(heads)
     confidence -= 0.2 * hedged
     return Reading(polarity, _bounded(confidence), significance, cue, flipped, hedged)
+
+
+def _direction_of(estimate: Statistic, timed_tail: bool) -> int:
+    """The direction an estimate gives the outcome: a hazard ratio of a time's event runs
+    the other way ('time to healing': a hazard ratio for healing of 1.60 is a shorter
+    time)."""
+    return -estimate.direction if timed_tail and estimate.hazard else estimate.direction
 
 
 def _significant_estimate_in(sentence: Sentence, start: int, end: int) -> bool:

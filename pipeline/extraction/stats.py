@@ -10,8 +10,6 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from pipeline.extraction.lexicon import DIFFERENCE_MEASURES, RATIO_MEASURES, REDUCTION_MEASURES
-
 ALPHA = 0.05
 
 _NUMBER = r"[-+]?(?:\d+(?:[.,·]\s?\d+)?|[.,·]\d+)"
@@ -30,6 +28,21 @@ _INTERVAL = re.compile(
     r"[\dCc](?i:(?:(?<=\d)\d\s*%\s*(?:CI|CrI|confidence\s+interval|credible\s+interval)"
     r"|(?<=c)(?<!\wc)I\b)"
     rf"[^\d+.-]{{0,12}}(?P<low>{_NUMBER})\s*%?\s*(?:-|to|,)\s*(?P<high>{_NUMBER}))")
+# Ratio measures have a null value of 1, differences of 0.
+RATIO_MEASURES = frozenset({"or", "aor", "rr", "hr", "ahr", "irr", "rate ratio", "odds ratio",
+                            "hazard ratio", "risk ratio", "relative risk"})
+# Of these, the ratios of the rate at which an event comes (the event that ends a time).
+HAZARD_MEASURES = frozenset({"hr", "ahr", "hazard ratio"})
+DIFFERENCE_MEASURES = frozenset({"md", "smd", "wmd", "rd", "mean difference", "difference",
+                                 "beta", "β"})
+# How much less often the outcome comes with the intervention: an efficacy (1 - the risk
+# ratio, in percent) or a risk reduction; its null is 0, and an estimate above it is a
+# decrease.
+REDUCTION_MEASURES = frozenset({"vaccine efficacy", "vaccine effectiveness",
+                                "protective efficacy", "protective effectiveness",
+                                "efficacy of the vaccine", "ve", "risk reduction",
+                                "absolute risk reduction", "relative risk reduction", "arr",
+                                "rrr"})
 # How far before an interval its estimate may be named ("the risk ratio for X with A
 # versus B was 1.24 (95% CI ...)").
 MEASURE_LOOKBACK = 120
@@ -60,6 +73,7 @@ class Statistic:
     # a named ratio (RR, OR, HR, ...) or a reduction (efficacy = 1 - RR, a risk reduction):
     # by convention intervention against comparator
     ratio: bool = False
+    hazard: bool = False  # a hazard ratio: of the event that ends a time to it
 
 
 def _number(text: str) -> float | None:
@@ -140,7 +154,7 @@ def _interval_statistic(match: re.Match[str], sentence: str,
     if low <= null <= high:
         return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
     return Statistic(match.start(), Significance.SIGNIFICANT, 1 if low > null else -1,
-                     ratio=null == 1.0)
+                     ratio=null == 1.0, hazard=measure in HAZARD_MEASURES)
 
 
 def find_statistics(sentence: str) -> list[Statistic]:
