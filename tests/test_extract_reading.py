@@ -278,3 +278,10 @@ def test_a_hazard_ratio_of_a_time_s_event_runs_the_other_way(extractor: RuleExtr
             "ratio for healing 1.60, 95% CI 1.18 to 2.17; p = 0.002).")
     assert polarities(extractor, text, "negative pressure wound therapy",
                       "time to wound healing", "moist dressings") == [-1]
+
+
+def test_no_events_in_either_arm_is_a_null(extractor: RuleExtractor) -> None:
+    text = ("Patients were randomised to ferric derisomaltose or iron sucrose. None of the "
+            "patients in either arm had an anaphylactic reaction.")
+    assert polarities(extractor, text, "ferric derisomaltose", "anaphylactic reaction",
+                      "iron sucrose") == [0]

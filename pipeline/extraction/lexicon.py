@@ -96,7 +96,8 @@ NULL_PHRASES = (
     "does not support", "did not support", "not support", "lack of statistical significance",
     "lack of significance", "not statistically meaningful", "not meaningful",
     "in both groups", "in both arms", "in both treatment groups", "in all groups",
-    "in each group", "in either group", "in both cases", "for both groups",
+    "in each group", "in either group", "in either arm", "in any group", "in any arm",
+    "in both cases", "for both groups",
     "between-group differences were not", "no longer significant", "non-significantly",
     "nonsignificantly", "no different", "unaffected by",
 )
