@@ -10,7 +10,8 @@ at 90 days', 'survival to hospital discharge'), not which deaths or whose surviv
 ('treatment-related mortality', 'graft survival': the complement of a part is not the
 whole's), nor a survival free of an event ('progression-free survival': its complement is
 the event or death). A failure has one only when it is a treatment's ('treatment failure',
-'mycological failure'), not an organ's ('heart failure'). Retention in treatment and
+'mycological failure': cure), or a graft's or an implant's (survival), not an organ's
+('heart failure'). Retention in treatment and
 dropouts are not complements here: a trial's dropouts or attrition are mostly how many
 left the study, not the treatment, and read as retention they answered a question on
 retention in care from a subgroup's attrition (MedEvidence, even ids; docs/extraction.md,
@@ -49,6 +50,10 @@ TREATMENT_FAILURE_LEADS = frozenset({
     "treatment", "therapeutic", "therapy", "clinical", "mycological", "virological",
     "virologic", "bacteriological", "bacteriologic", "microbiological", "parasitological",
     "eradication"})
+# Things whose survival is the complement of their failure or loss ('graft survival').
+THINGS_THAT_SURVIVE = frozenset({
+    "graft", "allograft", "transplant", "implant", "prosthesis", "restoration", "sealant",
+    "flap"})
 # Words that make an outcome a composite or a time.
 NO_COMPLEMENT_WORDS = frozenset({"or", "and", "/", "median"}) | TIME_OUTCOME_WORDS
 
@@ -58,15 +63,25 @@ def opposite_outcome(outcome: Entity) -> Entity | None:
     when it has none."""
     words = outcome.name.replace("-", " - ").replace("/", " / ").split()
     lowered = [w.lower() for w in words]
-    opposite = [i for i, w in enumerate(lowered) if w in OPPOSITE_OUTCOME_WORDS]
+    opposite = [i for i, w in enumerate(lowered) if w in OPPOSITE_OUTCOME_WORDS
+                or w == "loss" and i > 0 and lowered[i - 1] in THINGS_THAT_SURVIVE]
     if len(opposite) != 1 or not NO_COMPLEMENT_WORDS.isdisjoint(lowered):
         return None
     at = opposite[0]
     others = lowered[:at] + lowered[at + 1:]
+    lead = lowered[at - 1] if at > 0 else ""
+    if lead in THINGS_THAT_SURVIVE and lowered[at] in _SURVIVAL + _FAILURE + ("loss",):
+        # a graft's or an implant's survival is the complement of its failure or loss
+        words[at] = "failure" if lowered[at] in _SURVIVAL else "survival"
+        return _named(words)
     if lowered[at] in _SURVIVAL + _DEATH and not all(
             w in PLAIN_WORDS or w.isdigit() or w in COUNT_VALUES for w in others):
         return None
-    if lowered[at] in _FAILURE and (at == 0 or lowered[at - 1] not in TREATMENT_FAILURE_LEADS):
+    if lowered[at] in _FAILURE and lead not in TREATMENT_FAILURE_LEADS:
         return None
     words[at] = OPPOSITE_OUTCOME_WORDS[lowered[at]]
+    return _named(words)
+
+
+def _named(words: list[str]) -> Entity:
     return Entity.from_name(" ".join(words).replace(" - ", "-").replace(" / ", "/"), "outcome")
