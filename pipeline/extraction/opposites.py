@@ -11,11 +11,10 @@ at 90 days', 'survival to hospital discharge'), not which deaths or whose surviv
 whole's), nor a survival free of an event ('progression-free survival': its complement is
 the event or death). A failure has one only when it is a treatment's ('treatment failure',
 'mycological failure': cure), or a graft's or an implant's (survival), not an organ's
-('heart failure'). Retention in treatment and
-dropouts are not complements here: a trial's dropouts or attrition are mostly how many
-left the study, not the treatment, and read as retention they answered a question on
-retention in care from a subgroup's attrition (MedEvidence, even ids; docs/extraction.md,
-session 24).
+('heart failure'). Retention in treatment and dropouts are not complements here: a
+trial's dropouts or attrition are mostly how many left the study, not the treatment, and
+read as retention they answered a question on retention in care from a subgroup's
+attrition (MedEvidence, even ids; docs/extraction.md, session 24).
 """
 
 from __future__ import annotations

@@ -143,8 +143,8 @@ def _free_of(words: Sequence[str], tail: Mention) -> bool:
     free days' is not the absence of ventilator-associated pneumonia."""
     matched = set(tail.tokens)
     for i in matched:
-        free = i + 1 if words[i + 1:i + 2] == ["free"] else (
-            i + 2 if words[i + 1:i + 3] == ["-", "free"] else None)
+        free = next((j for j in (i + 1, i + 2) if j < len(words) and words[j] == "free"
+                     and (j == i + 1 or words[i + 1] == "-")), None)
         if free is not None and free not in matched:
             return True
     first = min(matched)
