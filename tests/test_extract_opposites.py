@@ -109,3 +109,20 @@ def test_a_cause_of_death_is_not_answered_from_survival() -> None:
     text = (RANDOMISED + "Overall survival was significantly longer in the drug X group "
             "than in the placebo group (p = 0.01).")
     assert direct_polarities(text, "cardiovascular mortality") == []
+
+
+@pytest.mark.parametrize(("text", "intervention", "comparator", "outcome", "polarity"), [
+    # 'Complete cure' names the outcome; the complement ('complete failure rate') only
+    # by its stray 'complete'
+    ("Patients were randomised to terbinafine or itraconazole. Complete cure was achieved "
+     "in 46.3% (111/240) with terbinafine and 34.2% (82/240) with itraconazole "
+     "(p = 0.007).", "terbinafine", "itraconazole", "complete cure rate", 1),
+    # 'first-attempt success' names it; 'first-attempt' alone is all of its failure
+    ("Adults were randomised to direct laryngoscopy or video laryngoscopy. First-attempt "
+     "success was achieved in 71.0% with direct laryngoscopy and 85.0% with video "
+     "laryngoscopy (p < 0.001).", "direct laryngoscopy", "video laryngoscopy",
+     "first-attempt intubation success rate", -1),
+])
+def test_a_complement_named_less_than_the_outcome_is_not_read(
+        text: str, intervention: str, comparator: str, outcome: str, polarity: int) -> None:
+    assert direct_polarities(text, outcome, intervention, comparator) == [polarity]

@@ -8,7 +8,7 @@ with the intervention, so the rules flip the sign when the comparator is the sub
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pipeline.extraction.clauses import inside_parentheses
 from pipeline.extraction.cues import is_amount
@@ -95,6 +95,19 @@ def arms_in(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
             if role is not None:
                 arms.append((i, i + 1, role))
     return sorted(arms)
+
+
+def introduced_first(heads: Mapping[int, Sequence[Mention]],
+                     comparators: Mapping[int, Sequence[Mention]]) -> int:
+    """Which arm the first sentence naming both names first ('randomised to colchicine
+    or placebo'): +1 the intervention, -1 the comparator, 0 when no sentence names both.
+    Results that name neither list the arms' values in that order ('18.1% vs 27.3%')."""
+    both = sorted(heads.keys() & comparators.keys())
+    if not both:
+        return 0
+    first = both[0]
+    return 1 if (min(m.start for m in heads[first])
+                 < min(m.start for m in comparators[first])) else -1
 
 
 def _hyphenated_role(words: Sequence[str], i: int) -> str | None:

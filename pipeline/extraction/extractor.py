@@ -23,7 +23,7 @@ from typing import Protocol
 
 from spacy.language import Language
 
-from pipeline.extraction.arms import compared_with_another
+from pipeline.extraction.arms import compared_with_another, introduced_first
 from pipeline.extraction.caches import TermsCache, WordCache
 from pipeline.extraction.calibration import ConfidenceModel, load_default_model
 from pipeline.extraction.clauses import clause
@@ -149,7 +149,8 @@ class RuleExtractor:
             # a complement named in full reads better than the outcome's stray words
             # ('mycological cure' for 'mycological treatment failure')
             found = self._opposite(parsed, abstract, query, intervention, comparator,
-                                   implicit, arm_stems) or found
+                                   implicit, arm_stems, _best_score(outcome) if found
+                                   else 0.0) or found
         if not found and self.fallback is not None:
             found = self._fallback(self.fallback, parsed, abstract, query, intervention,
                                    outcome, comparator, implicit, arm_stems)
@@ -231,6 +232,7 @@ class RuleExtractor:
         good_of_adverse = _good_of_adverse(tail)
         measure_forms = _measure_short_forms(tail) if good_of_adverse else frozenset()
         when = _time_points(tail)
+        order = introduced_first(heads, comparators)
         for start, tail_mentions in tails.items():
             head_mentions = heads.get(start, [])
             if not parsed.readable(start) or not (head_mentions or implicit_head):
@@ -245,19 +247,26 @@ class RuleExtractor:
             measure = good_of_adverse and _names_the_measure(parsed, tail_mention,
                                                              measure_forms)
             reading = read(sentence, tail_mention, head_mentions, arms, adverse or measure,
-                           timed, reduction or measure, when)
+                           timed, reduction or measure, when, order)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 
     def _opposite(self, parsed: ParsedAbstract, abstract: Abstract, query: Query,
                   heads: Mentions, comparators: Mentions, implicit: float,
-                  arm_stems: frozenset[str] | None) -> list[Evidence]:
+                  arm_stems: frozenset[str] | None, above: float = 0.0
+                  ) -> list[Evidence]:
         """The rows of the outcome's complement (opposites.py: 'mortality' for
-        'survival'), turned the other way."""
+        'survival'), turned the other way, from the complement's mentions that match
+        more of its words than the outcome's best mention matches of the outcome's
+        (`above`): 'mycological cure' for 'mycological treatment failure' named only as
+        'mycological', not 'Complete' for 'complete failure rate' where 'complete cure'
+        is named."""
         opposite = opposite_outcome(query.outcome)
         if opposite is None:
             return []
         tails = self.locator.mentions(parsed, self.locator.terms(parsed, opposite))
+        tails = {start: better for start, found in tails.items()
+                 if (better := [m for m in found if m.score > above])}
         return [dataclasses.replace(row, tail=query.outcome,
                                     polarity=Polarity(-int(row.polarity)))
                 for row in self._triples(parsed, abstract, query.intervention, opposite,
@@ -378,6 +387,11 @@ def _asks_control_against_treatment(intervention: Entity, comparator: Entity) ->
     other = _name_words(comparator)
     return (opens_as_control(_name_words(intervention)) and not opens_as_control(other)
             and "baseline" not in other)
+
+
+def _best_score(mentions: Mentions) -> float:
+    """The score of the entity's best mention (1.0: named exactly)."""
+    return max((m.score for found in mentions.values() for m in found), default=0.0)
 
 
 def _named_whole(mentions: Mentions) -> bool:

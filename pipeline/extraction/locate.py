@@ -16,6 +16,7 @@ from pipeline.extraction.document import ParsedAbstract
 from pipeline.extraction.group_labels import GROUP_LABELS
 from pipeline.extraction.lexicon import DOSE_UNITS, NOT_RIVAL_WORDS
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
+from pipeline.extraction.scales import scales_of
 from pipeline.model import Entity, Query
 
 Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, in order
@@ -103,6 +104,7 @@ class MentionLocator:
         head = outcome_head(query.outcome.name)
         if not outcome and head is not None:
             outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
+        outcome = self._measured_by_scales(parsed, query.outcome, outcome)
         if query.comparator is None:
             return (_same_dose(parsed, self.mentions(parsed, arm, self.arm_threshold),
                                query.intervention), outcome, {})
@@ -116,6 +118,18 @@ class MentionLocator:
                 outcome,
                 _same_dose(parsed, self.mentions(parsed, other.without(shared, same),
                                                  self.arm_threshold), query.comparator))
+
+    def _measured_by_scales(self, parsed: ParsedAbstract, outcome: Entity,
+                            found: Mentions) -> Mentions:
+        """The outcome's mentions, and in the sentences that do not name it, the scales
+        that measure its construct ('HAM-D scores fell' for 'severity of depression';
+        scales.py), matched as written."""
+        scales = scales_of(outcome.name)
+        if not scales:
+            return found
+        measured = self.mentions(parsed, Terms(outcome, tuple(scales), ()))
+        merged = {**measured, **found}
+        return {start: merged[start] for start in sorted(merged)}
 
     def mentions(self, parsed: ParsedAbstract, terms: Terms,
                  threshold: float | None = None) -> Mentions:

@@ -58,7 +58,14 @@ from pipeline.extraction.nulls import (
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 from pipeline.extraction.timepoints import same_time, time_positions
-from pipeline.extraction.values import numeric_direction, summed_up_values, values_moved
+from pipeline.extraction.values import (
+    numeric_direction,
+    pair_direction,
+    summed_up_values,
+    unnamed_arms_direction,
+    values_moved,
+    versus_positions,
+)
 
 FROM_LOOKAHEAD = 6  # tokens after the outcome where its 'from A to B' may begin
 NUMBERS_CUE = "<numbers>"  # the cue of a reading from the arms' values
@@ -101,7 +108,7 @@ class Candidate:
 def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
          comparators: Sequence[Mention], adverse_tail: bool = False,
          timed_tail: bool = False, reduction_tail: bool = False,
-         when: frozenset[float] = frozenset()) -> Reading | None:
+         when: frozenset[float] = frozenset(), arm_order: int = 0) -> Reading | None:
     """The head -> tail polarity this sentence states about the tail mention, or None when
     it states none (an aim, no cue, or a significant result without a direction).
     `adverse_tail` says the tail is something patients want less of (pain, mortality), so
@@ -109,10 +116,15 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     recovery'), so that 'recovered earlier' reads as a decrease; `reduction_tail` that it
     is named as a fall ('reduction in pain'), so that a sentence on the pain itself reads
     the other way; `when` the time points the outcome names (days), so that a sentence
-    that says different things at different times is read at the outcome's. Arms alike
-    at baseline is not a null finding: it says how the arms began."""
-    reading = _read(sentence, tail, heads, comparators, adverse_tail, timed_tail)
-    if reading is not None and when:
+    that says different things at different times is read at the outcome's; `arm_order`
+    which arm the abstract introduced first (+1 the intervention, -1 the comparator, 0
+    unknown), whose value comes first where a sentence names neither. Arms alike at
+    baseline is not a null finding: it says how the arms began."""
+    reading = _read(sentence, tail, heads, comparators, adverse_tail, timed_tail, arm_order)
+    paired = _pair_at_time(when, sentence, tail, heads, comparators, arm_order)
+    if paired is not None:
+        reading = paired
+    elif reading is not None and when:
         reading = _read_at(when, sentence, tail, heads, comparators, adverse_tail,
                            timed_tail) or reading
     if reading is not None and reading.polarity and (
@@ -167,7 +179,7 @@ def _against_baseline(words: Sequence[str], after: int, end: int) -> bool:
 
 def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
           comparators: Sequence[Mention], adverse_tail: bool,
-          timed_tail: bool) -> Reading | None:
+          timed_tail: bool, arm_order: int = 0) -> Reading | None:
     if sentence.is_aim or sentence.relates_measures:
         return None
     start, end = clause(sentence, tail)
@@ -267,8 +279,10 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                        words[cue_at] if cue_at is not None else "", hedged=hedged,
                        negated=negated, null_phrase=null_span is not None)
     if cue_at is None:
-        numeric = numeric_direction(sentence, start, contrast_end(words, end, sentence.end),
-                                    tail, heads, comparators)
+        stop = contrast_end(words, end, sentence.end)
+        numeric = numeric_direction(sentence, start, stop, tail, heads, comparators)
+        if numeric is None and not arms_in(sentence, start, stop, heads, comparators):
+            numeric = unnamed_arms_direction(words, start, stop, arm_order)
         if numeric is not None and significance is Significance.SIGNIFICANT:
             return Reading(numeric, _bounded(0.6 - 0.15 * hedged), significance, NUMBERS_CUE)
         if stat is not None and stat.significance is Significance.NOT_SIGNIFICANT:
@@ -395,6 +409,38 @@ def _read_at(when: frozenset[float], sentence: Sentence, tail: Mention,
     if reading is None or reading.polarity and reading.cue in ("", NUMBERS_CUE):
         return None
     return reading
+
+
+def _pair_at_time(when: frozenset[float], sentence: Sentence, tail: Mention,
+                  heads: Sequence[Mention], comparators: Sequence[Mention],
+                  arm_order: int) -> Reading | None:
+    """'reported by 19% vs 28% at 3 months (p=0.03) and by 9% vs 11% at one year
+    (p=0.50)' asked at one year: of a clause's pairs of unnamed arms' values, the pair
+    the outcome's time point follows, with the statistic between that time point and the
+    next pair. None for a clause with fewer than two pairs, or with arms named."""
+    if not when:
+        return None
+    words = sentence.words
+    start, end = clause(sentence, tail)
+    versus = versus_positions(words, start, end)
+    if len(versus) < 2 or arms_in(sentence, start, end, heads, comparators):
+        return None
+    named = [i for i, days in time_positions(words, start, end)
+             if any(same_time(days, point) for point in when)]
+    before = [v for v in versus if named and v < named[0]]
+    if not before:
+        return None
+    stop = next((v for v in versus if v > named[0]), end)
+    stat = next((st for st in sentence.stats
+                 if sentence.offset(named[0]) <= st.offset < sentence.offset(stop)), None)
+    hedged = sentence.hedged
+    if stat is None or stat.significance is Significance.NOT_REPORTED:
+        return None
+    if stat.significance is Significance.NOT_SIGNIFICANT:
+        return Reading(0, _bounded(0.5 - 0.15 * hedged), stat.significance, hedged=hedged)
+    direction = pair_direction(words, start, before[-1], stop, arm_order)
+    return None if direction is None else Reading(
+        direction, _bounded(0.6 - 0.15 * hedged), stat.significance, NUMBERS_CUE)
 
 
 def _bounded(value: float) -> float:

@@ -20,6 +20,7 @@ from pipeline.extraction.sentence import Sentence
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
+_MEAN_SPREAD = re.compile(r"^([-+]?\d+(?:\.\d+)?)±\d")  # a mean and its SD as one token
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
 ZERO_LOOKBACK = 10  # tokens before a whole searched for the 'no' that makes its count none
 NONE_REACH = 4  # tokens before an arm in which 'none' is its count ('in none of the A group')
@@ -28,6 +29,9 @@ COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
 # "+/-" into "+" and "/-".
 SPREAD_MARKERS = frozenset({"±", "+/-", "/-", "to", "sd"})
+# What sets one arm's value against the other's ('18.1% vs 27.3%').
+VERSUS_WORDS = frozenset({"vs", "vs.", "versus", "v", "v."})
+VERSUS_REACH = 6  # tokens from a value to the 'vs' it stands before or after
 
 
 def values_moved(words: Sequence[str], after: int, before: int, end: int) -> int | None:
@@ -70,6 +74,105 @@ def numeric_direction(sentence: Sentence, start: int, end: int, tail: Mention,
     if len(values) < 2 or values["I"] == values["C"]:
         return None
     return 1 if values["I"] > values["C"] else -1
+
+
+def unnamed_arms_direction(words: Sequence[str], start: int, end: int,
+                           arm_order: int) -> int | None:
+    """'atrial fibrillation occurred in 18.1% vs 27.3% (p=0.01)', 'eradication rates
+    were 92.1% (152/165) and 81.3% (135/166), respectively': two values with no arm named
+    are the arms' in the order the abstract introduced them (`arm_order` +1: the
+    intervention first, -1: the comparator first, 0: unknown); +1 when the
+    intervention's is larger. None unless the clause holds just such a pair."""
+    if not arm_order:
+        return None
+    versus = versus_positions(words, start, end)
+    if len(versus) == 1:
+        return pair_direction(words, start, versus[0], end, arm_order)
+    if versus or "respectively" not in (w.lower() for w in words[start:end]):
+        return None
+    listed = _listed_at_top(words, start, end)
+    if len(listed) != 2 or words[listed[0][0] + 1:listed[1][0]].count("and") != 1:
+        return None
+    (_, first), (_, second) = listed
+    return None if first == second else arm_order * (1 if first > second else -1)
+
+
+def versus_positions(words: Sequence[str], start: int, end: int) -> list[int]:
+    """Where 'vs' / 'versus' stands outside parentheses ('18.1% vs 27.3% (A vs B)')."""
+    depth = 0
+    found = []
+    for i in range(start, end):
+        word = words[i].lower()
+        depth += (word in ("(", "[")) - (word in (")", "]"))
+        if not depth and word in VERSUS_WORDS:
+            found.append(i)
+    return found
+
+
+def pair_direction(words: Sequence[str], start: int, versus: int, end: int,
+                   arm_order: int) -> int | None:
+    """The direction of the values on either side of 'vs' at `versus`, the first value
+    the arm's `arm_order` says came first (+1: the intervention's); None without both
+    values, or when they are equal."""
+    first = _value_ending_at(words, start, versus)
+    second = _value_after(words, versus + 1, min(end, versus + 1 + VERSUS_REACH))
+    if not arm_order or first is None or second is None or first == second:
+        return None
+    return arm_order * (1 if first > second else -1)
+
+
+def _listed_at_top(words: Sequence[str], start: int, end: int) -> list[tuple[int, float]]:
+    """(token, value) of the numbers outside parentheses, a mean with its spread
+    written in one ('9.5±4.8') as the mean; not spreads, range ends, nor the numbers
+    that label groups ('groups 1 and 2')."""
+    depth = 0
+    found: list[tuple[int, float]] = []
+    labels: set[int] = set()
+    for i in range(start, end):
+        word = words[i]
+        depth += (word in ("(", "[")) - (word in (")", "]"))
+        if depth or i in labels or (i > start and words[i - 1] in SPREAD_MARKERS):
+            continue
+        if i > start and words[i - 1].lower() in ARM_NOUNS and _NUMBER.match(word):
+            labels.update(j for j in (i + 2, i + 4) if j < end and words[j - 1] in (
+                "and", ",", "or"))
+            continue
+        spread = _MEAN_SPREAD.match(word)
+        if spread or _NUMBER.match(word):
+            found.append((i, _value_of(spread[1] if spread else word)))
+    return found
+
+
+def _value_ending_at(words: Sequence[str], start: int, end: int) -> float | None:
+    """The value right before `end`, past its parentheses and a unit or two ('18 of 306
+    (5.9%) vs', '9.1 (SD 1.8) kg vs'): a count over its whole as a share."""
+    i = end - 1
+    if i > start and words[i] in (")", "]"):
+        while i > start and words[i] not in ("(", "["):
+            i -= 1
+        i -= 1
+    units = 0
+    while i > start and not _NUMBER.match(words[i]) and units < 2 and (
+            words[i] == "%" or words[i].isalpha() and words[i].lower() not in VERSUS_WORDS):
+        units += words[i] != "%"
+        i -= 1
+    if i < start or not _NUMBER.match(words[i]) or (i > start and words[i - 1] in SPREAD_MARKERS):
+        return None
+    return _share_of(words, start, i)
+
+
+def _value_after(words: Sequence[str], start: int, end: int) -> float | None:
+    """The first number from `start` ('vs 34 of 306 (11.1%)': the count over its
+    whole, as `_value_before` reads the value before)."""
+    for i in range(start, end):
+        if words[i] in ("(", "["):
+            return None
+        if _NUMBER.match(words[i]):
+            if i + 2 < len(words) and words[i + 1] == "of" and _NUMBER.match(words[i + 2]):
+                whole = _value_of(words[i + 2])
+                return _value_of(words[i]) / whole if whole else None
+            return _value_of(words[i])
+    return None
 
 
 def summed_up_values(sentence: Sentence, start: int, cue_at: int, tail: Mention,

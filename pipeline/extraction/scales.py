@@ -1,0 +1,57 @@
+"""The rating scales that measure what a review names as a construct.
+
+A review asks about 'severity of depression' or 'quality of life'; the trial reports
+'HAM-D scores' or 'SF-12 component scores' and may never write the construct's own
+words in its results. Each scale here rises with its construct (a higher HAM-D is more
+depression, a higher SF-36 more quality of life, a higher Barthel index more independence
+in daily living), so a finding on the scale is a finding on the construct the same way
+round. Scales that run the other way (ADAS-Cog: higher is worse cognition) and scales
+of many constructs (a visual analogue scale) are left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (the construct's words as a review writes them, the scales' names and short forms)
+CONSTRUCT_SCALES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("depression|depressive", (
+        "HAM-D", "HAMD", "HDRS", "HRSD", "Hamilton Depression Rating Scale", "MADRS",
+        "Montgomery-Asberg Depression Rating Scale", "BDI", "BDI-II",
+        "Beck Depression Inventory", "PHQ-9", "CES-D", "EPDS",
+        "Edinburgh Postnatal Depression Scale", "Geriatric Depression Scale", "CDRS-R")),
+    ("anxiety", ("HAM-A", "HAMA", "Hamilton Anxiety Rating Scale", "GAD-7", "STAI",
+                 "State-Trait Anxiety Inventory", "Beck Anxiety Inventory")),
+    ("social anxiety", ("LSAS", "Liebowitz Social Anxiety Scale")),
+    ("psychotic symptoms|psychotic|schizophrenia symptoms|psychopathology", (
+        "PANSS", "Positive and Negative Syndrome Scale", "BPRS",
+        "Brief Psychiatric Rating Scale")),
+    ("quality of life", ("SF-36", "SF-12", "EQ-5D", "QLQ-C30", "EORTC QLQ-C30",
+                         "WHOQOL-BREF", "PedsQL", "FACT-G")),
+    ("cognitive function|cognition", ("MMSE", "Mini-Mental State Examination", "MoCA",
+                                      "Montreal Cognitive Assessment")),
+    ("adhd symptoms|attention-deficit", ("SNAP-IV", "ADHD-RS", "ADHD Rating Scale")),
+    ("activities of daily living", ("Barthel Index", "Barthel")),
+    ("back-related disability|back pain disability|low back disability", (
+        "ODI", "Oswestry Disability Index", "Roland-Morris", "RMDQ")),
+    ("exercise capacity|walking capacity", (
+        "6MWD", "6MWT", "six-minute walk distance", "6-minute walk distance",
+        "six-minute walk test", "6-minute walk test")),
+    ("stroke severity|neurological deficit", ("NIHSS", "NIH Stroke Scale")),
+    ("psoriasis severity", ("PASI", "Psoriasis Area and Severity Index")),
+    ("urinary symptoms|lower urinary tract symptoms", (
+        "IPSS", "International Prostate Symptom Score")),
+    ("sleep quality", ("PSQI", "Pittsburgh Sleep Quality Index")),
+    ("insomnia severity", ("ISI", "Insomnia Severity Index")),
+    ("erectile function", ("IIEF", "International Index of Erectile Function")),
+)
+_CONSTRUCTS = tuple((re.compile(rf"\b(?:{words})\b"), scales)
+                    for words, scales in CONSTRUCT_SCALES)
+
+
+def scales_of(outcome: str) -> list[str]:
+    """The scales that measure the outcome's construct ('severity of depressive
+    symptoms' -> 'HAM-D', 'MADRS', ...); none when the outcome names no construct here."""
+    lowered = outcome.lower()
+    return [scale for pattern, scales in _CONSTRUCTS if pattern.search(lowered)
+            for scale in scales]
