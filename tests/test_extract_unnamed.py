@@ -129,3 +129,20 @@ HERNIA = ("Men with an inguinal hernia were randomised to laparoscopic repair or
 def test_the_pair_of_values_at_the_time_asked(outcome: str, polarity: int) -> None:
     assert direct_polarities(HERNIA, outcome, "laparoscopic repair",
                              "open repair") == [polarity]
+
+
+# an arm named by its last word -----------------------------------------------------------
+
+@pytest.mark.parametrize(("result", "polarity"), [
+    ("Grip strength at 12 weeks was 24.0 (SD 6.1) kg in the training group and 21.2 "
+     "(SD 5.8) kg in the usual care group (p=0.003).", 1),
+    ("Grip strength at 12 weeks was 21.2 (SD 5.8) kg in the usual care group and 24.0 "
+     "(SD 6.1) kg in the training group (p=0.003).", 1),
+    ("Grip strength at 12 weeks was 21.2 (SD 5.8) kg in the training group and 24.0 "
+     "(SD 6.1) kg in the usual care group (p=0.003).", -1),
+])
+def test_an_arm_named_by_the_last_word_of_its_name(result: str, polarity: int) -> None:
+    text = ("Older adults were randomised to supervised progressive resistance training or "
+            "to usual care. " + result)
+    assert direct_polarities(text, "grip strength", "progressive resistance training",
+                             "usual care") == [polarity]
