@@ -1,6 +1,7 @@
-"""Findings whose words do not name the question's: arms left unnamed ('18.1% vs 27.3%')
-and an outcome reported through the scale that measures it ('HAM-D scores'). Each
-expectation is the reading a clinician gives the sentence."""
+"""Findings whose words do not name the question's: arms left unnamed ('18.1% vs 27.3%'),
+one arm named and the other left to elimination, an arm named by the last word of its
+name ('the training group'), and an outcome reported through the scale that measures it
+('HAM-D scores'). Each expectation is the reading a clinician gives the sentence."""
 
 from __future__ import annotations
 
@@ -146,3 +147,32 @@ def test_an_arm_named_by_the_last_word_of_its_name(result: str, polarity: int) -
             "to usual care. " + result)
     assert direct_polarities(text, "grip strength", "progressive resistance training",
                              "usual care") == [polarity]
+
+
+# one arm named, the other by elimination ---------------------------------------------------
+
+MALARIA = ("Children were randomised to seasonal chemoprevention or to no "
+           "chemoprevention. Clinical malaria was recorded in {first} children receiving "
+           "chemoprevention and {second} control children (p<0.001).")
+
+
+@pytest.mark.parametrize(("first", "second", "polarity"), [
+    # 84/412 = 0.20 against 163/405 = 0.40: the named control arm has the larger share
+    ("84 of 412 (20.4%)", "163 of 405 (40.2%)", -1),
+    ("163 of 405 (40.2%)", "84 of 412 (20.4%)", 1),
+    # counts compare as shares: 90/150 = 0.60 against 100/400 = 0.25
+    ("90 of 150 (60.0%)", "100 of 400 (25.0%)", 1),
+])
+def test_the_other_value_is_the_arm_not_named(first: str, second: str, polarity: int) -> None:
+    text = MALARIA.format(first=first, second=second)
+    assert direct_polarities(text, "clinical malaria", "seasonal chemoprevention",
+                             "no chemoprevention") == [polarity]
+
+
+def test_a_time_is_not_the_other_arms_value() -> None:
+    # one value and a time point: 52 (weeks) is no second arm's value to compare with
+    text = ("Children were randomised to seasonal chemoprevention or to no "
+            "chemoprevention. Clinical malaria over 52 weeks was 40.2% in control children "
+            "(p<0.001).")
+    assert direct_polarities(text, "clinical malaria", "seasonal chemoprevention",
+                             "no chemoprevention") != [1]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from pipeline.extraction.arms import arms_in, from_to
 from pipeline.extraction.clauses import inside_parentheses
-from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES
+from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES, TIME_WORDS
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 
@@ -71,9 +71,40 @@ def numeric_direction(sentence: Sentence, start: int, end: int, tail: Mention,
         previous_end = arm_end
         if value is not None:
             values.setdefault(role, value)
+    if len(values) == 1 and len(arms) == 1:
+        (role, known), = values.items()
+        other = _the_other_value(sentence.words, start, end, known)
+        if other is not None:
+            values["C" if role == "I" else "I"] = other
     if len(values) < 2 or values["I"] == values["C"]:
         return None
     return 1 if values["I"] > values["C"] else -1
+
+
+def _the_other_value(words: Sequence[str], start: int, end: int,
+                     known: float) -> float | None:
+    """'84 of 412 children (20.4%) receiving chemoprevention and 163 of 405 (40.2%)
+    control children': where one arm alone is named, the clause's one other value is
+    the other arm's. None unless the clause holds just two values (counts over their
+    wholes, or numbers that are no time, size or statistic) and one is the named arm's."""
+    found: list[float] = []
+    depth = 0
+    for i in range(start, end):
+        word = words[i]
+        depth += (word in ("(", "[")) - (word in (")", "]"))
+        if depth or not _NUMBER.match(word) or i > start and words[i - 1].lower() in (
+                *SPREAD_MARKERS, "of", "n", "=", "at", "by", "after", "within"):
+            continue
+        if i + 1 < end and words[i + 1].lower() in TIME_WORDS:
+            continue
+        if i + 2 < end and words[i + 1] == "of" and _NUMBER.match(words[i + 2]):
+            whole = _value_of(words[i + 2])
+            found.append(_value_of(word) / whole if whole else 0.0)
+        else:
+            found.append(_value_of(word))
+    if len(found) != 2 or known not in found or found[0] == found[1]:
+        return None
+    return found[1] if found[0] == known else found[0]
 
 
 def unnamed_arms_direction(words: Sequence[str], start: int, end: int,
