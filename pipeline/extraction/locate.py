@@ -15,7 +15,7 @@ from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
 from pipeline.extraction.group_labels import GROUP_LABELS
 from pipeline.extraction.lexicon import DOSE_UNITS, NOT_RIVAL_WORDS
-from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits, stem
+from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.extraction.scales import scales_of
 from pipeline.model import Entity, Query
 
@@ -27,10 +27,6 @@ QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", 
 _DOSE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:{'|'.join(sorted(DOSE_UNITS))})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 DOSE_REACH = 2  # tokens on either side of an arm's mention where its dose is written
-HEAD_GROUP_NOUNS = frozenset({"group", "groups", "arm", "arms"})
-HEAD_SCORE = 0.5  # a mention of an arm by its last word alone
-_PARENTHESES = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
-_WORD = re.compile(r"[\w-]+")
 
 
 def _without_rival_measures(parsed: ParsedAbstract, terms: Terms,
@@ -117,12 +113,11 @@ class MentionLocator:
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either
         same = {p.lower() for p in arm.phrases} & {p.lower() for p in other.phrases}
-        arm, other = arm.without(shared, same), other.without(shared, same)
-        return (_same_dose(parsed, _by_head(parsed, arm, self.mentions(
-                    parsed, arm, self.arm_threshold)), query.intervention),
+        return (_same_dose(parsed, self.mentions(parsed, arm.without(shared, same),
+                                                 self.arm_threshold), query.intervention),
                 outcome,
-                _same_dose(parsed, _by_head(parsed, other, self.mentions(
-                    parsed, other, self.arm_threshold)), query.comparator))
+                _same_dose(parsed, self.mentions(parsed, other.without(shared, same),
+                                                 self.arm_threshold), query.comparator))
 
     def _measured_by_scales(self, parsed: ParsedAbstract, outcome: Entity,
                             found: Mentions) -> Mentions:
@@ -155,26 +150,6 @@ class MentionLocator:
             if inside:
                 found[start] = inside
         return {start: found[start] for start in sorted(found)}  # in reading order
-
-
-def _by_head(parsed: ParsedAbstract, arm: Terms, found: Mentions) -> Mentions:
-    """An arm's mentions, and 'the training group' for 'progressive resistance
-    training' in a sentence that has none: the last word of the arm's name, when the
-    other arm's name lacks it, right before a group noun."""
-    words_of_name = _WORD.findall(_PARENTHESES.sub("", arm.entity.name))
-    head = stem(words_of_name[-1]) if words_of_name else None
-    if head is None or not any(kw.get(head, 0.0) >= 1.0 for kw in arm.keywords):
-        return found
-    added: Mentions = {}
-    words, stems = parsed.words, parsed.stems
-    for i in range(len(words) - 1):
-        start = parsed.sentence_of(i)
-        if stems[i] == head and words[i + 1].lower() in HEAD_GROUP_NOUNS and start not in found:
-            added.setdefault(start, []).append(Mention(i, i + 1, HEAD_SCORE, (i,)))
-    if not added:
-        return found
-    merged = {**found, **added}
-    return {start: merged[start] for start in sorted(merged)}
 
 
 def _label_of_the_other_arm(parsed: ParsedAbstract, arm: Terms,
