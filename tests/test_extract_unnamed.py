@@ -1,6 +1,7 @@
 """Findings whose words do not name the question's: arms left unnamed ('18.1% vs 27.3%'),
 one arm named and the other left to elimination, and an outcome reported through the
-scale that measures it ('HAM-D scores'). Each expectation is the reading a clinician gives the sentence."""
+scale that measures it ('HAM-D scores'). Each expectation is the reading a clinician
+gives the sentence."""
 
 from __future__ import annotations
 

@@ -85,8 +85,9 @@ def _the_other_value(words: Sequence[str], start: int, end: int,
                      known: float) -> float | None:
     """'84 of 412 children (20.4%) receiving chemoprevention and 163 of 405 (40.2%)
     control children': where one arm alone is named, the clause's one other value is
-    the other arm's. None unless the clause holds just two values (counts over their
-    wholes, or numbers that are no time, size or statistic) and one is the named arm's."""
+    the other arm's. None unless the clause holds just two values outside parentheses
+    (a count over its whole as a share; not a time, an 'n =' or a number after 'at',
+    'by', 'after' or 'within') and one is the named arm's."""
     found: list[float] = []
     depth = 0
     for i in range(start, end):
@@ -142,9 +143,9 @@ def versus_positions(words: Sequence[str], start: int, end: int) -> list[int]:
 
 def pair_direction(words: Sequence[str], start: int, versus: int, end: int,
                    arm_order: int) -> int | None:
-    """The direction of the values on either side of 'vs' at `versus`, the first value
-    the arm's `arm_order` says came first (+1: the intervention's); None without both
-    values, or when they are equal."""
+    """The direction of the values on either side of the 'vs' at `versus`: the first
+    value is the arm's that the abstract introduced first (`arm_order` +1: the
+    intervention's); None without both values, or when they are equal."""
     first = _value_ending_at(words, start, versus)
     second = _value_after(words, versus + 1, min(end, versus + 1 + VERSUS_REACH))
     if not arm_order or first is None or second is None or first == second:
