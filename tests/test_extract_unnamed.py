@@ -147,9 +147,7 @@ MALARIA = ("Children were randomised to seasonal chemoprevention or to no "
     ("90 of 150 (60.0%)", "100 of 400 (25.0%)", 1),
 ])
 def test_the_other_value_is_the_arm_not_named(first: str, second: str, polarity: int) -> None:
-    text = MALARIA.format(first=first, second=second)
-    assert direct_polarities(text, "clinical malaria", "seasonal chemoprevention",
-                             "no chemoprevention") == [polarity]
+    assert chemoprevention_polarities(MALARIA.format(first=first, second=second)) == [polarity]
 
 
 def test_a_time_is_not_the_other_arms_value() -> None:
@@ -157,5 +155,9 @@ def test_a_time_is_not_the_other_arms_value() -> None:
     text = ("Children were randomised to seasonal chemoprevention or to no "
             "chemoprevention. Clinical malaria over 52 weeks was 40.2% in control children "
             "(p<0.001).")
-    assert direct_polarities(text, "clinical malaria", "seasonal chemoprevention",
-                             "no chemoprevention") != [1]
+    assert chemoprevention_polarities(text) != [1]
+
+
+def chemoprevention_polarities(text: str) -> list[int]:
+    return direct_polarities(text, "clinical malaria", "seasonal chemoprevention",
+                             "no chemoprevention")

@@ -10,7 +10,7 @@ numbers may still say which way the outcome went, whatever it is named.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pipeline.extraction.arms import arms_in, from_to
 from pipeline.extraction.clauses import inside_parentheses
@@ -89,11 +89,9 @@ def _the_other_value(words: Sequence[str], start: int, end: int,
     (a count over its whole as a share; not a time, an 'n =' or a number after 'at',
     'by', 'after' or 'within') and one is the named arm's."""
     found: list[float] = []
-    depth = 0
-    for i in range(start, end):
+    for i in _outside_parentheses(words, start, end):
         word = words[i]
-        depth += (word in ("(", "[")) - (word in (")", "]"))
-        if depth or not _NUMBER.match(word) or i > start and words[i - 1].lower() in (
+        if not _NUMBER.match(word) or i > start and words[i - 1].lower() in (
                 *SPREAD_MARKERS, "of", "n", "=", "at", "by", "after", "within"):
             continue
         if i + 1 < end and words[i + 1].lower() in TIME_WORDS:
@@ -131,14 +129,17 @@ def unnamed_arms_direction(words: Sequence[str], start: int, end: int,
 
 def versus_positions(words: Sequence[str], start: int, end: int) -> list[int]:
     """Where 'vs' / 'versus' stands outside parentheses ('18.1% vs 27.3% (A vs B)')."""
+    return [i for i in _outside_parentheses(words, start, end)
+            if words[i].lower() in VERSUS_WORDS]
+
+
+def _outside_parentheses(words: Sequence[str], start: int, end: int) -> Iterator[int]:
+    """The tokens from `start` to `end` that no parenthesis or bracket encloses."""
     depth = 0
-    found = []
     for i in range(start, end):
-        word = words[i].lower()
-        depth += (word in ("(", "[")) - (word in (")", "]"))
-        if not depth and word in VERSUS_WORDS:
-            found.append(i)
-    return found
+        depth += (words[i] in ("(", "[")) - (words[i] in (")", "]"))
+        if not depth:
+            yield i
 
 
 def pair_direction(words: Sequence[str], start: int, versus: int, end: int,
@@ -157,13 +158,11 @@ def _listed_at_top(words: Sequence[str], start: int, end: int) -> list[tuple[int
     """(token, value) of the numbers outside parentheses, a mean with its spread
     written in one ('9.5±4.8') as the mean; not spreads, range ends, nor the numbers
     that label groups ('groups 1 and 2')."""
-    depth = 0
     found: list[tuple[int, float]] = []
     labels: set[int] = set()
-    for i in range(start, end):
+    for i in _outside_parentheses(words, start, end):
         word = words[i]
-        depth += (word in ("(", "[")) - (word in (")", "]"))
-        if depth or i in labels or (i > start and words[i - 1] in SPREAD_MARKERS):
+        if i in labels or (i > start and words[i - 1] in SPREAD_MARKERS):
             continue
         if i > start and words[i - 1].lower() in ARM_NOUNS and _NUMBER.match(word):
             labels.update(j for j in (i + 2, i + 4) if j < end and words[j - 1] in (
@@ -227,13 +226,9 @@ def _listed_values(words: Sequence[str], start: int, end: int,
     direction) when they are not one per arm, rather than a guess from proximity. None
     when arms and values alternate ('4 for A and 3 for B, respectively')."""
     taken = {i for a in arms for i in range(a[0], a[1])}.union(named)
-    depth = 0
-    listed = []
-    for i in range(start, end):
-        depth += (words[i] in ("(", "[")) - (words[i] in (")", "]"))
-        if (depth == 0 and i not in taken and _NUMBER.match(words[i])
-                and not (i > 0 and words[i - 1] in SPREAD_MARKERS)):
-            listed.append(i)
+    listed = [i for i in _outside_parentheses(words, start, end)
+              if i not in taken and _NUMBER.match(words[i])
+              and not (i > 0 and words[i - 1] in SPREAD_MARKERS)]
     # arms in parentheses label the values ('the hazard ratios (A vs. B) for X and Y were
     # 1.32 and 1.27, respectively'), they do not list them
     if not arms or not listed or inside_parentheses(words, start, end) & taken.difference(
