@@ -1,6 +1,7 @@
 """A null said of every outcome at once: the study's finding for an outcome no sentence
 names, never one over a named outcome's reading, and not said of the outcomes named
-elsewhere, of a harm, at baseline or within each arm."""
+elsewhere, of a harm, at baseline or within each arm. A superiority on every measure: more
+of a good outcome, less of a harmful one, and nothing for an outcome of neither kind."""
 
 from __future__ import annotations
 
@@ -75,3 +76,41 @@ def test_a_harm_is_told_by_its_words() -> None:
     assert asks_harm(["risk", "of", "adverse", "effects"])
     assert asks_harm(["side", "effects"])
     assert not asks_harm(["itch", "severity"])
+
+
+@pytest.mark.parametrize("text", [
+    "Active treatments were statistically significantly superior to placebo for all "
+    "efficacy measures.",
+    "All active treatments were superior to placebo.",
+    "Montelukast was significantly more effective than placebo (P < 0.001).",
+])
+@pytest.mark.parametrize(("outcome", "sign"), [("itch relief", 1), ("itch severity", -1)])
+def test_a_win_on_every_measure_is_more_of_a_good_and_less_of_a_harm(
+        text: str, outcome: str, sign: int) -> None:
+    rows = direct_rows(text, outcome)
+    assert [polarity for polarity, _ in rows] == [sign]
+
+
+def test_the_comparator_winning_turns_it_round() -> None:
+    text = "Montelukast was inferior to placebo in terms of overall efficacy."
+    assert [polarity for polarity, _ in direct_rows(text, "itch relief")] == [-1]
+
+
+@pytest.mark.parametrize(("text", "outcome"), [
+    # another measure after the comparator: that one went the treatment's way
+    ("Montelukast was superior to placebo in reducing nocturnal awakenings.",
+     "itch severity"),
+    # a third arm beaten, not the comparator
+    ("All active treatments were superior to ibuprofen.", "itch relief"),
+    # the treatment is not the subject
+    ("Nasal saline was better than placebo.", "itch relief"),
+    # an outcome with no good side: which way a win goes is not known
+    ("Montelukast was superior to placebo for all efficacy measures.", "serum IgE"),
+    # a harm
+    ("Montelukast was superior to placebo for all efficacy measures.", "adverse events"),
+    # hedged, or with a statistic that is not significant
+    ("Montelukast may be superior to placebo.", "itch relief"),
+    ("Montelukast was better than placebo (P = 0.21).", "itch relief"),
+])
+def test_no_row_from_a_win_that_is_not_on_every_measure(text: str, outcome: str) -> None:
+    assert direct_rows(text, outcome) == []

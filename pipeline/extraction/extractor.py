@@ -28,7 +28,12 @@ from pipeline.extraction.caches import TermsCache, WordCache
 from pipeline.extraction.calibration import ConfidenceModel, load_default_model
 from pipeline.extraction.clauses import clause
 from pipeline.extraction.document import AbstractParser, ParsedAbstract
-from pipeline.extraction.every_outcome import TRIGGERS, asks_harm, null_on_every_outcome
+from pipeline.extraction.every_outcome import (
+    TRIGGERS,
+    asks_harm,
+    null_on_every_outcome,
+    superior_on_every_outcome,
+)
 from pipeline.extraction.fallback import (
     FallbackClassifier,
     FallbackSettings,
@@ -155,7 +160,8 @@ class RuleExtractor:
             found = self._fallback(self.fallback, parsed, abstract, query, intervention,
                                    outcome, comparator, implicit, arm_stems)
         if not found:
-            found = self._every_outcome(parsed, abstract, query, intervention, implicit)
+            found = self._every_outcome(parsed, abstract, query, intervention, comparator,
+                                        implicit)
         for mediator in mediators:
             if mediator.id in (query.intervention.id, query.outcome.id):
                 continue
@@ -307,21 +313,33 @@ class RuleExtractor:
         return [row] if row is not None else []
 
     def _every_outcome(self, parsed: ParsedAbstract, abstract: Abstract, query: Query,
-                       heads: Mentions, implicit: float) -> list[Evidence]:
+                       heads: Mentions, comparators: Mentions,
+                       implicit: float) -> list[Evidence]:
         """The null row of a sentence that says no outcome differed (every_outcome.py),
         when no sentence about the outcome gave a row: one naming the intervention first,
         else the first; trusted less than any reading of a named outcome."""
         harm = asks_harm(_name_words(query.outcome))
-        found = [start for start in parsed.starts
-                 if parsed.readable(start) and not (start == 0 and parsed.titled)
-                 and not TRIGGERS.isdisjoint(parsed.words[start:parsed.bounds[start]])
-                 and null_on_every_outcome(parsed.sentence(start), harm)]
+        starts = [start for start in parsed.starts
+                  if parsed.readable(start) and not (start == 0 and parsed.titled)
+                  and not TRIGGERS.isdisjoint(parsed.words[start:parsed.bounds[start]])]
+        found = {start: 0 for start in starts
+                 if null_on_every_outcome(parsed.sentence(start), harm)}
+        # else a win on every measure: more of a good, less of a harm (an outcome of
+        # neither kind has no side to win on)
+        good = (0 if harm else 1 if not GOOD_OUTCOME_WORDS.isdisjoint(_name_words(query.outcome))
+                else -1 if _adverse(query.outcome) else 0)
+        for start in starts if good and not found else ():
+            side = superior_on_every_outcome(parsed.sentence(start), heads.get(start, ()),
+                                             comparators.get(start, ()))
+            if side:
+                found[start] = side * good
         if not found:
             return []
-        best = next((start for start in found if start in heads), found[0])
+        best = next((start for start in found if start in heads), next(iter(found)))
         confidence = self.settings.every_outcome_confidence * (
             1.0 if best in heads else implicit)
-        reading = Reading(0, confidence, Significance.NOT_REPORTED, EVERY_OUTCOME_CUE)
+        reading = Reading(found[best], confidence, Significance.NOT_REPORTED,
+                          EVERY_OUTCOME_CUE)
         row = self._evidence(query.intervention, query.outcome, reading, confidence,
                              abstract, parsed.sentence(best).text)
         return [row] if row is not None else []
