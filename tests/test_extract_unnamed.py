@@ -1,6 +1,7 @@
 """Findings whose words do not name the question's: arms left unnamed ('18.1% vs 27.3%'),
-one arm named and the other left to elimination, and an outcome reported through the
-scale that measures it ('HAM-D scores'). Each expectation is the reading a clinician
+one arm named and the other left to elimination, arms told apart only by their doses ('on
+42 mg/day and 21 mg/day', 'given two doses and one dose'), and an outcome reported through
+the scale that measures it ('HAM-D scores'). Each expectation is the reading a clinician
 gives the sentence."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import pytest
 
 from pipeline.extraction.arms import introduced_first
 from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.locate import set_apart
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.scales import scales_of
 from pipeline.extraction.values import unnamed_arms_direction
@@ -161,3 +163,45 @@ def test_a_time_is_not_the_other_arms_value() -> None:
 def chemoprevention_polarities(text: str) -> list[int]:
     return direct_polarities(text, "clinical malaria", "seasonal chemoprevention",
                              "no chemoprevention")
+
+
+# arms told apart by their doses ----------------------------------------------------------
+
+HIGH_DOSE, STANDARD_DOSE = ("high-dose nicotine patches (42 mg/day)",
+                            "standard-dose nicotine patches (21 mg/day)")
+BY_DOSE = ("Smokers were randomised to nicotine patches at 42 mg/day or 21 mg/day. Nausea was "
+           "reported by 30.6% of participants on 42 mg/day and 16.3% on 21 mg/day "
+           "(p<0.001).")
+BY_COUNT = ("Women were randomised to one or two doses of misoprostol. Complete evacuation "
+            "occurred in 101 of 120 women given two doses and 80 of 120 given one dose "
+            "(p=0.002).")
+
+
+@pytest.mark.parametrize(("intervention", "comparator", "expected"), [
+    # 30.6% on the high dose > 16.3% on the standard one
+    (HIGH_DOSE, STANDARD_DOSE, [1]),
+    (STANDARD_DOSE, HIGH_DOSE, [-1]),
+])
+def test_arms_named_by_their_doses(intervention: str, comparator: str,
+                                   expected: list[int]) -> None:
+    assert direct_polarities(BY_DOSE, "nausea", intervention, comparator) == expected
+
+
+@pytest.mark.parametrize(("intervention", "comparator", "expected"), [
+    # 101/120 after two doses > 80/120 after one
+    ("two doses of misoprostol", "a single dose of misoprostol", [1]),
+    ("a single dose of misoprostol", "two doses of misoprostol", [-1]),
+])
+def test_arms_named_by_how_many_doses(intervention: str, comparator: str,
+                                      expected: list[int]) -> None:
+    assert direct_polarities(BY_COUNT, "complete evacuation", intervention,
+                             comparator) == expected
+
+
+def test_a_dose_sets_an_arm_apart_only_from_another_dose() -> None:
+    assert set_apart(HIGH_DOSE, STANDARD_DOSE) == ["42 mg"]
+    assert set_apart("a single dose of misoprostol", "two doses of misoprostol") == [
+        "one dose", "1 dose", "single dose"]
+    # the other arm has no dose, or the same one: the dose tells nothing apart
+    assert set_apart(HIGH_DOSE, "placebo patches") == []
+    assert set_apart("nicotine patches 21 mg", "nicotine gum 21 mg") == []

@@ -14,7 +14,7 @@ import re
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
 from pipeline.extraction.group_labels import GROUP_LABELS
-from pipeline.extraction.lexicon import DOSE_UNITS, NOT_RIVAL_WORDS
+from pipeline.extraction.lexicon import COUNT_VALUES, DOSE_UNITS, NOT_RIVAL_WORDS
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.extraction.scales import scales_of
 from pipeline.model import Entity, Query
@@ -24,9 +24,14 @@ Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, i
 # measure ('retention in care at 12 months', 'tear volume for murine dry eye').
 QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", "over",
                              "among", "for", "until", "measured", "assessed"})
-_DOSE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:{'|'.join(sorted(DOSE_UNITS))})\b", re.IGNORECASE)
+_DOSE = re.compile(rf"(\d+(?:\.\d+)?)\s*({'|'.join(sorted(DOSE_UNITS))})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 DOSE_REACH = 2  # tokens on either side of an arm's mention where its dose is written
+# What is counted when two arms differ by how many ('two doses' vs 'a single dose').
+COUNTED_NOUNS = frozenset({"dose", "session", "injection", "cycle", "course", "application",
+                           "fraction", "infusion"})
+_COUNTED = re.compile(
+    rf"\b(single|\d+|{'|'.join(COUNT_VALUES)})[ -]({'|'.join(COUNTED_NOUNS)})s?\b", re.IGNORECASE)
 
 
 def _without_rival_measures(parsed: ParsedAbstract, terms: Terms,
@@ -109,6 +114,8 @@ class MentionLocator:
             return (_same_dose(parsed, self.mentions(parsed, arm, self.arm_threshold),
                                query.intervention), outcome, {})
         arm, other = _label_of_the_other_arm(parsed, arm, self.terms(parsed, query.comparator))
+        arm = arm.with_aliases(set_apart(query.intervention.name, query.comparator.name))
+        other = other.with_aliases(set_apart(query.comparator.name, query.intervention.name))
         shared = arm.stems & other.stems
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either
@@ -171,10 +178,36 @@ def _label_of_the_other_arm(parsed: ParsedAbstract, arm: Terms,
     return arm, other
 
 
+def set_apart(name: str, other: str) -> list[str]:
+    """How an abstract writes what alone tells an arm from the other when both names
+    hold a dose or a count of something given ('high-dose patches (42 mg/day)' vs
+    '(21 mg/day)' -> '42 mg'; 'two doses' vs 'a single dose' -> 'two doses', '2 doses'),
+    as the words the arms share cannot."""
+    written: list[str] = []
+    doses = {(n, u.lower()) for n, u in _DOSE.findall(name)}
+    other_doses = {(n, u.lower()) for n, u in _DOSE.findall(other)}
+    if doses and other_doses and not doses & other_doses:
+        written += [f"{number} {unit}" for number, unit in sorted(doses)]
+    counts = {(_count(c), n.lower()) for c, n in _COUNTED.findall(name)}
+    other_counts = {(_count(c), n.lower()) for c, n in _COUNTED.findall(other)}
+    if counts and other_counts and not counts & other_counts:
+        for value, noun in sorted(counts):
+            plural = noun + "s" if value != 1 else noun
+            words = [w for w, v in COUNT_VALUES.items() if v == value]
+            written += [f"{w} {plural}" for w in (*words, str(value))]
+            written += ["single " + noun] if value == 1 else []
+    return written
+
+
+def _count(word: str) -> int:
+    word = word.lower()
+    return 1 if word == "single" else COUNT_VALUES.get(word) or int(word)
+
+
 def _same_dose(parsed: ParsedAbstract, found: Mentions, arm: Entity) -> Mentions:
     """The arm's fuzzy mentions without those written with another dose: in a
     dose-ranging trial 'higher than etoricoxib 60 mg' is not about '120 mg etoricoxib'."""
-    doses = set(_DOSE.findall(arm.name))
+    doses = {number for number, _ in _DOSE.findall(arm.name)}
     if not doses:
         return found
     words = parsed.words
