@@ -285,3 +285,20 @@ def test_no_events_in_either_arm_is_a_null(extractor: RuleExtractor) -> None:
             "patients in either arm had an anaphylactic reaction.")
     assert polarities(extractor, text, "ferric derisomaltose", "anaphylactic reaction",
                       "iron sucrose") == [0]
+
+
+@pytest.mark.parametrize(("text", "outcome", "polarity"), [
+    # both arms improved; 0.8 lines with the game < 1.6 with patching: less improvement
+    ("Visual acuity improved by 0.8 lines in the game group and 1.6 lines in the patching "
+     "group.", "visual acuity", -1),
+    # both fell; 34% a day in the game group > 29% with patching: the level fell more
+    ("The CHI3L1 concentration decreased by 34% per day in the game group and 29% per day "
+     "in the patching group (p = 0.007).", "CHI3L1 concentration", -1),
+    # ... so its decline, the outcome named as the fall itself, was larger
+    ("The CHI3L1 concentration decreased by 34% per day in the game group and 29% per day "
+     "in the patching group (p = 0.007).", "CHI3L1 concentration decline", 1),
+])
+def test_a_change_by_amounts_in_both_arms_is_read_from_the_amounts(
+        extractor: RuleExtractor, text: str, outcome: str, polarity: int) -> None:
+    assert polarities(extractor, text, "binocular game", outcome,
+                      "patching") == [polarity]

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.extraction.arms import introduced_first
 from pipeline.extraction.extractor import RuleExtractor
-from pipeline.extraction.locate import set_apart
+from pipeline.extraction.locate import distinguishing_forms
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.scales import scales_of
 from pipeline.extraction.values import unnamed_arms_direction
@@ -199,9 +199,9 @@ def test_arms_named_by_how_many_doses(intervention: str, comparator: str,
 
 
 def test_a_dose_sets_an_arm_apart_only_from_another_dose() -> None:
-    assert set_apart(HIGH_DOSE, STANDARD_DOSE) == ["42 mg"]
-    assert set_apart("a single dose of misoprostol", "two doses of misoprostol") == [
+    assert distinguishing_forms(HIGH_DOSE, STANDARD_DOSE) == ["42 mg"]
+    assert distinguishing_forms("a single dose of misoprostol", "two doses of misoprostol") == [
         "one dose", "1 dose", "single dose"]
     # the other arm has no dose, or the same one: the dose tells nothing apart
-    assert set_apart(HIGH_DOSE, "placebo patches") == []
-    assert set_apart("nicotine patches 21 mg", "nicotine gum 21 mg") == []
+    assert distinguishing_forms(HIGH_DOSE, "placebo patches") == []
+    assert distinguishing_forms("nicotine patches 21 mg", "nicotine gum 21 mg") == []

@@ -483,9 +483,11 @@ def _timed(entity: Entity) -> bool:
 
 
 def _reduction(entity: Entity) -> bool:
-    """Whether the outcome is named as a fall ('reduction in pain', 'decline of FEV1')."""
+    """Whether the outcome is named as a fall ('reduction in pain', 'decline of FEV1',
+    'CHI3L1 concentration decline')."""
     words = [w for w in _name_words(entity) if w not in ("the", "a", "mean", "greater")]
-    return len(words) > 2 and words[0] in REDUCTION_OUTCOME_WORDS and words[1] in ("in", "of")
+    return len(words) > 2 and words[0] in REDUCTION_OUTCOME_WORDS and words[1] in ("in", "of") or (
+        len(words) > 1 and words[-1] in REDUCTION_OUTCOME_WORDS)
 
 
 def _name_words(entity: Entity) -> list[str]:

@@ -114,8 +114,9 @@ class MentionLocator:
             return (_same_dose(parsed, self.mentions(parsed, arm, self.arm_threshold),
                                query.intervention), outcome, {})
         arm, other = _label_of_the_other_arm(parsed, arm, self.terms(parsed, query.comparator))
-        arm = arm.with_aliases(set_apart(query.intervention.name, query.comparator.name))
-        other = other.with_aliases(set_apart(query.comparator.name, query.intervention.name))
+        names = query.intervention.name, query.comparator.name
+        arm = arm.with_aliases(distinguishing_forms(*names))
+        other = other.with_aliases(distinguishing_forms(*reversed(names)))
         shared = arm.stems & other.stems
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either
@@ -178,7 +179,7 @@ def _label_of_the_other_arm(parsed: ParsedAbstract, arm: Terms,
     return arm, other
 
 
-def set_apart(name: str, other: str) -> list[str]:
+def distinguishing_forms(name: str, other: str) -> list[str]:
     """How an abstract writes what alone tells an arm from the other when both names
     hold a dose or a count of something given ('high-dose patches (42 mg/day)' vs
     '(21 mg/day)' -> '42 mg'; 'two doses' vs 'a single dose' -> 'two doses', '2 doses'),

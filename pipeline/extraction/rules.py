@@ -59,6 +59,7 @@ from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 from pipeline.extraction.timepoints import same_time, time_positions
 from pipeline.extraction.values import (
+    changed_by_amounts,
     numeric_direction,
     pair_direction,
     summed_up_values,
@@ -298,7 +299,11 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     cue = words[cue_at]
     summed_up = summed_up_values(sentence, start, cue_at, tail, heads, comparators)
     unflipped = sign * modifier_sign(words, heads, start, cue_at)
-    flipped = summed_up is None and comparator_is_subject(
+    by_amounts = changed_by_amounts(sentence, cue_at, end, tail, heads, comparators)
+    if by_amounts is not None:
+        # the change in both arms: more of it in the head's arm is the change's way
+        unflipped *= by_amounts
+    flipped = summed_up is None and by_amounts is None and comparator_is_subject(
         sentence, start, end, cue_at, heads, comparators) and not _estimate_says(
         sentence, cue_at, unflipped if cue not in VALENCE_CUES else 0, comparators)
     polarity = unflipped * (-1 if flipped else 1)
