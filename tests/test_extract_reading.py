@@ -302,3 +302,29 @@ def test_a_change_by_amounts_in_both_arms_is_read_from_the_amounts(
         extractor: RuleExtractor, text: str, outcome: str, polarity: int) -> None:
     assert polarities(extractor, text, "binocular game", outcome,
                       "patching") == [polarity]
+
+
+TIMED = ("Symptoms were lower in the parent training group immediately after treatment "
+         "(MD -0.31; 95% CI -0.48 to -0.14). At 6-month follow-up, the difference was no "
+         "longer significant (MD -0.10; 95% CI -0.29 to 0.09).")
+
+
+@pytest.mark.parametrize(("outcome", "polarity"), [
+    # asked at six months: the next sentence says the difference was gone by then
+    ("symptoms at six-month follow-up", 0),
+    # asked with no time, or at another: the finding stands
+    ("symptoms", -1),
+    ("symptoms at 12 months", -1),
+])
+def test_a_difference_gone_at_the_time_asked_is_a_null(
+        extractor: RuleExtractor, outcome: str, polarity: int) -> None:
+    assert polarities(extractor, TIMED, "parent training", outcome,
+                      "waiting list") == [polarity]
+
+
+def test_a_week_number_is_a_time_not_an_arms_value(extractor: RuleExtractor) -> None:
+    # 'week 16' is when; 41.1% (combined, the arm not named) > 27.4% (fluoxetine alone)
+    text = ("At week 16, remission rates were 41.1% (51/124) with combined treatment and "
+            "27.4% (34/124) with fluoxetine alone (p=0.02).")
+    assert polarities(extractor, text, "fluoxetine plus cognitive behavioural therapy",
+                      "remission rate", "fluoxetine alone") == [1]

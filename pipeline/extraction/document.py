@@ -32,6 +32,7 @@ from pipeline.extraction.nlp import parse
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import find_statistics
 from pipeline.extraction.text import MAX_TEXT_CHARS, clean_paragraphs, clean_text
+from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity
 
 
@@ -87,7 +88,7 @@ class ParsedAbstract:
         sentence = Sentence(start, end, text, self.token_chars[start], self.words,
                             self.token_chars, found["NULL"], found["COMPARE"],
                             found["DEFINITION"], find_statistics(text), found["WITHIN"],
-                            *self._judged_next(end))
+                            *self._judged_next(end), self._gone_later(end))
         self.sentences[start] = sentence
         return sentence
 
@@ -114,6 +115,24 @@ class ParsedAbstract:
             words[i].startswith("significant") for i in range(first, min(stop, first +
                                                                          JUDGED_WINDOW)))
         return null, significant
+
+    def _gone_later(self, end: int) -> frozenset[float]:
+        """The time points of a next sentence that opens with them and refers back to
+        this finding with a null ('At 6-month follow-up, the difference was no longer
+        significant.'): the finding at those times. Empty when there is none."""
+        if end not in self.bounds:
+            return frozenset()
+        words, stop = self.words, self.bounds[end]
+        if words[end] not in TIME_LEADS:
+            return frozenset()
+        comma = next((i for i in range(end, min(stop, end + TIME_LEAD_REACH))
+                      if words[i] == ","), None)
+        if comma is None or not (comma + 2 < stop and words[comma + 1] in REFERRING_WORDS
+                                 and words[comma + 2] in FOLLOW_UP_SUBJECTS):
+            return frozenset()
+        if not any(span[0] < comma + 1 + JUDGED_WINDOW for span in self.sentence(end).nulls):
+            return frozenset()
+        return time_points(words[end:comma])
 
     def _of_the_arms_only(self, first: int, stop: int) -> bool:
         """'There was no statistical difference between the two groups (p=0.41).': a
@@ -145,6 +164,10 @@ class ParsedAbstract:
 # 'These differences were not statistically significant': the null (or 'significant')
 # within this many tokens of the referring words.
 JUDGED_WINDOW = 8
+# 'At 6-month follow-up, the difference ...': the words that open a time point, and the
+# tokens from them in which its comma falls.
+TIME_LEADS = frozenset({"at", "after", "by", "during", "over", "within"})
+TIME_LEAD_REACH = 8
 # An abstract in this many paragraphs or more is taken for a structured one (background,
 # methods, results, conclusions) even when its labels were stripped.
 STRUCTURED_PARAGRAPHS = 3

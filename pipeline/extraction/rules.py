@@ -128,6 +128,11 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     elif reading is not None and when:
         reading = _read_at(when, sentence, tail, heads, comparators, adverse_tail,
                            timed_tail) or reading
+        if reading.polarity and _gone_when_asked(when, sentence):
+            # the next sentence says the difference was gone at the time asked
+            reading = Reading(0, _bounded(0.5 - 0.15 * sentence.hedged),
+                              Significance.NOT_SIGNIFICANT, hedged=sentence.hedged,
+                              null_phrase=True)
     if reading is not None and reading.polarity and (
             set_apart(sentence.words, tail)
             or (heads and set_apart(sentence.words, max(heads, key=lambda m: m.score)))
@@ -147,6 +152,15 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # sentence counts the outcome's absence, so more of that is less of the outcome
         return replace(reading, polarity=-reading.polarity)
     return reading
+
+
+def _gone_when_asked(when: frozenset[float], sentence: Sentence) -> bool:
+    """Whether the next sentence says this finding's difference was gone at a time the
+    outcome names, and this one names none of those times."""
+    return (any(same_time(a, b) for a in when for b in sentence.gone_at)
+            and not any(same_time(a, b) for a in when
+                        for _, b in time_positions(sentence.words, sentence.start,
+                                                   sentence.end)))
 
 
 def _free_of(words: Sequence[str], tail: Mention) -> bool:

@@ -50,6 +50,10 @@ class Sentence:
     # significant ('This difference was statistically significant.')
     withdrawn: tuple[int, int] | None = None
     affirmed: bool = False
+    # the time points of a next sentence that opens with another time and says this
+    # finding's difference was gone then ('At 6-month follow-up, the difference was no
+    # longer significant.')
+    gone_at: frozenset[float] = frozenset()
 
     def offset(self, token: int) -> int:
         """A token's character offset in `text`, where statistics are placed (the
