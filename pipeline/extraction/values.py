@@ -87,16 +87,15 @@ def _the_other_value(words: Sequence[str], start: int, end: int,
     """'84 of 412 children (20.4%) receiving chemoprevention and 163 of 405 (40.2%)
     control children': where one arm alone is named, the clause's one other value is
     the other arm's. None unless the clause holds just two values outside parentheses
-    (a count over its whole as a share; not a time, 'week 16' or '6 months', an 'n =' or
-    a number after 'at', 'by', 'after' or 'within') and one is the named arm's."""
+    (a count over its whole as a share; not a time, an 'n =' or a number after 'at',
+    'by', 'after' or 'within') and one is the named arm's."""
     found: list[float] = []
     for i in _outside_parentheses(words, start, end):
         word = words[i]
         if not _NUMBER.match(word) or i > start and words[i - 1].lower() in (
                 *SPREAD_MARKERS, "of", "n", "=", "at", "by", "after", "within"):
             continue
-        if (i + 1 < end and words[i + 1].lower() in TIME_WORDS
-                or i > start and words[i - 1].lower() in TIME_WORDS):  # '6 months', 'week 16'
+        if i + 1 < end and words[i + 1].lower() in TIME_WORDS:
             continue
         if i + 2 < end and words[i + 1] == "of" and _NUMBER.match(words[i + 2]):
             whole = _value_of(words[i + 2])
