@@ -321,10 +321,3 @@ def test_a_difference_gone_at_the_time_asked_is_a_null(
     assert polarities(extractor, TIMED, "parent training", outcome,
                       "waiting list") == [polarity]
 
-
-def test_a_week_number_is_a_time_not_an_arms_value(extractor: RuleExtractor) -> None:
-    # 'week 16' is when; 41.1% (combined, the arm not named) > 27.4% (fluoxetine alone)
-    text = ("At week 16, remission rates were 41.1% (51/124) with combined treatment and "
-            "27.4% (34/124) with fluoxetine alone (p=0.02).")
-    assert polarities(extractor, text, "fluoxetine plus cognitive behavioural therapy",
-                      "remission rate", "fluoxetine alone") == [1]
