@@ -104,9 +104,11 @@ class MentionLocator:
         only on the words that tell them apart."""
         arm = self.terms(parsed, query.intervention)
         outcome_terms = self.terms(parsed, query.outcome)
+        head = outcome_head(query.outcome.name)
+        if head is not None:
+            outcome_terms = outcome_terms.with_aliases(self._short_forms(parsed, head))
         outcome = _without_rival_measures(parsed, outcome_terms,
                                           self.mentions(parsed, outcome_terms))
-        head = outcome_head(query.outcome.name)
         if not outcome and head is not None:
             outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
         outcome = self._measured_by_scales(parsed, query.outcome, outcome)
@@ -126,6 +128,14 @@ class MentionLocator:
                 outcome,
                 _same_dose(parsed, self.mentions(parsed, other.without(shared, same),
                                                  self.arm_threshold), query.comparator))
+
+    def _short_forms(self, parsed: ParsedAbstract, head: str) -> list[str]:
+        """The abstract's short and long forms for an outcome's name without its
+        qualifier ('PHN' for 'incidence of postherpetic neuralgia at six months': the
+        time point's words would keep the long form from covering enough of the name)."""
+        entity = Entity.from_name(head)
+        own = {p.lower() for p in self.terms_cache.terms(entity).phrases}
+        return [p for p in self.terms(parsed, entity).phrases if p.lower() not in own]
 
     def _measured_by_scales(self, parsed: ParsedAbstract, outcome: Entity,
                             found: Mentions) -> Mentions:
