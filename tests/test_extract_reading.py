@@ -321,3 +321,22 @@ def test_a_difference_gone_at_the_time_asked_is_a_null(
     assert polarities(extractor, TIMED, "parent training", outcome,
                       "waiting list") == [polarity]
 
+
+
+PHN = ("Postherpetic neuralgia (PHN) is a complication of zoster. At 6 months, 12 of 100 "
+       "patients given amitriptyline and 30 of 100 given placebo had PHN (p=0.002).")
+
+
+def test_a_qualified_outcome_is_found_by_its_short_form(extractor: RuleExtractor) -> None:
+    # 'at six months' must not keep 'PHN' from standing for the outcome: 12% < 30%
+    assert polarities(extractor, PHN, "amitriptyline",
+                      "incidence of postherpetic neuralgia at six months") == [-1]
+
+
+def test_free_of_what_the_outcome_causes_is_its_absence(extractor: RuleExtractor) -> None:
+    # more patients free of PHN pain (88% > 76%) is less PHN
+    text = ("Postherpetic neuralgia (PHN) is a complication of zoster. At 6 months, 88 of 100 "
+            "patients in the amitriptyline group and 76 of 100 in the placebo group were free "
+            "of pain attributable to PHN (p=0.03).")
+    assert polarities(extractor, text, "amitriptyline",
+                      "incidence of postherpetic neuralgia at six months") == [-1]

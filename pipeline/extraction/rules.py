@@ -77,6 +77,10 @@ BASELINE_REFERENCES = frozenset({"baseline", "before", "pretreatment", "pre-trea
                                  "preintervention", "pre-intervention"})
 TREND_REACH = 4  # tokens before a cue in which 'trend towards' / 'tended to' leads it
 TREND_WORDS = frozenset({"trend", "trends", "trended", "trending", "tended", "tendency"})
+# 'free of pain attributable to PHN': words saying what the outcome causes, and the tokens
+# from 'free of' to the outcome in which they stand
+CAUSED_BY = frozenset({"attributable", "due", "related", "caused"})
+CAUSED_REACH = 7
 NOT_FOUND_REACH = 6  # tokens before 'to be' in which 'not found' / 'not shown' may stand
 
 
@@ -166,8 +170,9 @@ def _gone_when_asked(when: frozenset[float], sentence: Sentence) -> bool:
 def _free_of(words: Sequence[str], tail: Mention) -> bool:
     """Whether the outcome is named as what patients are free of: 'pain-free', 'pain
     free at 2 hours', 'free of vomiting' (not an outcome whose own name says so: its
-    mention matched 'free'). Only for a mention of every word of the outcome: 'ventilator-
-    free days' is not the absence of ventilator-associated pneumonia."""
+    mention matched 'free'), or 'free of pain attributable to PHN'. Only for a mention of
+    every word of the outcome: 'ventilator-free days' is not the absence of
+    ventilator-associated pneumonia."""
     matched = set(tail.tokens)
     for i in matched:
         free = next((j for j in (i + 1, i + 2) if j < len(words) and words[j] == "free"
@@ -175,7 +180,12 @@ def _free_of(words: Sequence[str], tail: Mention) -> bool:
         if free is not None and free not in matched:
             return True
     first = min(matched)
-    return first >= 2 and words[first - 2] == "free" and words[first - 1] in ("of", "from")
+    if first >= 2 and words[first - 2] == "free" and words[first - 1] in ("of", "from"):
+        return True
+    # 'free of pain attributable to PHN': free of what the outcome causes
+    return any(words[j] == "free" and words[j + 1] in ("of", "from")
+               and not CAUSED_BY.isdisjoint(words[j + 2:first])
+               for j in range(max(0, first - CAUSED_REACH), first - 3))
 
 
 def _against_baseline(words: Sequence[str], after: int, end: int) -> bool:
