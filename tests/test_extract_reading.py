@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pipeline.extraction.extractor import RuleExtractor
+from pipeline.extraction.locate import initialisms
 from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Query
 
@@ -340,3 +341,25 @@ def test_free_of_what_the_outcome_causes_is_its_absence(extractor: RuleExtractor
             "of pain attributable to PHN (p=0.03).")
     assert polarities(extractor, text, "amitriptyline",
                       "incidence of postherpetic neuralgia at six months") == [-1]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    ("rate of sustained virological response", "SVR12 was reached; 95% CI 1-2.", ["SVR12"]),
+    ("pathological complete response", "pCR rates were higher.", ["pCR"]),
+    ("incidence of ventilator-associated pneumonia at 28 days", "VAP fell in the ICU.",
+     ["VAP"]),
+    # what follows the head is not the outcome: COPD is who had the exacerbations
+    ("exacerbations of COPD", "COPD patients had fewer.", []),
+    # two letters are too few to tell from chance
+    ("heart rate", "HR 0.8 (95% CI 0.7-0.9).", []),
+])
+def test_an_undefined_short_form_is_read_from_the_heads_initials(
+        name: str, text: str, expected: list[str]) -> None:
+    assert initialisms(name, text) == expected
+
+
+def test_an_outcome_found_by_its_initials_is_read(extractor: RuleExtractor) -> None:
+    text = ("SVR12 was achieved in 245 of 261 patients (93.9%) given sofosbuvir and 249 of "
+            "259 (96.1%) given placebo (95% CI -6.1 to 1.6).")
+    assert polarities(extractor, text, "sofosbuvir",
+                      "rate of sustained virological response") == [0]

@@ -14,7 +14,13 @@ import re
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
 from pipeline.extraction.group_labels import GROUP_LABELS
-from pipeline.extraction.lexicon import COUNT_VALUES, DOSE_UNITS, NOT_RIVAL_WORDS
+from pipeline.extraction.lexicon import (
+    COUNT_VALUES,
+    DOSE_UNITS,
+    GENERIC_OUTCOME_WORDS,
+    NOT_RIVAL_WORDS,
+    STOP_WORDS,
+)
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
 from pipeline.extraction.scales import scales_of
 from pipeline.model import Entity, Query
@@ -26,6 +32,13 @@ QUALIFIER_WORDS = frozenset({"at", "after", "by", "during", "before", "within", 
                              "among", "for", "until", "measured", "assessed"})
 _DOSE = re.compile(rf"(\d+(?:\.\d+)?)\s*({'|'.join(sorted(DOSE_UNITS))})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
+# a short form written in capitals, perhaps with a lower-case first letter and a number
+# after ('SVR12', 'pCR', 'CLABSI')
+_SHORT_FORM = re.compile(r"\b[a-z]?[A-Z]{2,6}\d*\b")
+SHORT_FORM_LETTERS = 3  # the fewest letters of a short form read from initials
+# words after an outcome's head noun ('exacerbations of COPD', 'pneumonia in ventilated
+# infants', 'response at 12 weeks')
+HEAD_ENDS = QUALIFIER_WORDS | {"of", "in", "with", "among", "on"}
 DOSE_REACH = 2  # tokens on either side of an arm's mention where its dose is written
 # What is counted when two arms differ by how many ('two doses' vs 'a single dose').
 COUNTED_NOUNS = frozenset({"dose", "session", "injection", "cycle", "course", "application",
@@ -107,6 +120,7 @@ class MentionLocator:
         head = outcome_head(query.outcome.name)
         if head is not None:
             outcome_terms = outcome_terms.with_aliases(self._short_forms(parsed, head))
+        outcome_terms = outcome_terms.with_aliases(initialisms(query.outcome.name, parsed.text))
         outcome = _without_rival_measures(parsed, outcome_terms,
                                           self.mentions(parsed, outcome_terms))
         if not outcome and head is not None:
@@ -168,6 +182,27 @@ class MentionLocator:
             if inside:
                 found[start] = inside
         return {start: found[start] for start in sorted(found)}  # in reading order
+
+
+def initialisms(name: str, text: str) -> list[str]:
+    """The short forms an abstract writes, undefined, for the words that end at the
+    head of the outcome's name, by their initials ('SVR12' for 'rate of sustained
+    virological response', 'pCR' for 'pathological complete response'); not for its
+    measure words ('rate of') or for what follows its head ('exacerbations of COPD' is
+    not 'COPD')."""
+    words = re.split(r"[\s-]+", name.lower())
+    first = next((i for i, w in enumerate(words)
+                  if w not in STOP_WORDS and w not in GENERIC_OUTCOME_WORDS), len(words))
+    core = []
+    for word in words[first:]:
+        if word in HEAD_ENDS:
+            break
+        if word not in STOP_WORDS and word not in GENERIC_OUTCOME_WORDS:
+            core.append(word)
+    initials = "".join(w[0] for w in core)
+    return [form for form in dict.fromkeys(_SHORT_FORM.findall(text))
+            if len(letters := form.rstrip("0123456789").lower()) >= SHORT_FORM_LETTERS
+            and initials.endswith(letters)]
 
 
 def _label_of_the_other_arm(parsed: ParsedAbstract, arm: Terms,
