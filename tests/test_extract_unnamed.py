@@ -205,3 +205,19 @@ def test_a_dose_sets_an_arm_apart_only_from_another_dose() -> None:
     # the other arm has no dose, or the same one: the dose tells nothing apart
     assert distinguishing_forms(HIGH_DOSE, "placebo patches") == []
     assert distinguishing_forms("nicotine patches 21 mg", "nicotine gum 21 mg") == []
+
+
+def test_an_arm_named_by_what_the_other_lacks() -> None:
+    with_it, without_it = ("chemotherapy with added carboplatin",
+                           "chemotherapy without carboplatin")
+    assert distinguishing_forms(with_it, without_it) == [
+        "with carboplatin", "plus carboplatin", "with added carboplatin"]
+    assert distinguishing_forms(without_it, with_it) == [
+        "without carboplatin", "no carboplatin", "omission of carboplatin",
+        "omitting carboplatin"]
+    # 57.0% with carboplatin > 41.1% without it (the other value, by elimination)
+    text = ("Women were randomised to chemotherapy with or without carboplatin. pCR was "
+            "achieved in 90 of 158 patients (57.0%) with carboplatin and 65 of 158 (41.1%) "
+            "without (p=0.005).")
+    assert direct_polarities(text, "pathological complete response", with_it,
+                             without_it) == [1]

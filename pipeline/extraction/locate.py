@@ -35,6 +35,8 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 # a short form written in capitals, perhaps with a lower-case first letter and a number
 # after ('SVR12', 'pCR', 'CLABSI')
 _SHORT_FORM = re.compile(r"\b[a-z]?[A-Z]{2,6}\d*\b")
+# 'without carboplatin', 'no radiotherapy': an arm named by what it lacks
+_LACKING = re.compile(r"\b(without|no)\s+([\w-]+)\s*$", re.IGNORECASE)
 SHORT_FORM_LETTERS = 3  # the fewest letters of a short form read from initials
 # words after an outcome's head noun ('exacerbations of COPD', 'pneumonia in ventilated
 # infants', 'response at 12 weeks')
@@ -228,6 +230,7 @@ def distinguishing_forms(name: str, other: str) -> list[str]:
     """How an abstract writes what alone tells an arm from the other when both names
     hold a dose or a count of something given ('high-dose patches (42 mg/day)' vs
     '(21 mg/day)' -> '42 mg'; 'two doses' vs 'a single dose' -> 'two doses', '2 doses'),
+    or one names what the other lacks ('with added carboplatin' vs 'without carboplatin'),
     as the words the arms share cannot."""
     written: list[str] = []
     doses = {(n, u.lower()) for n, u in _DOSE.findall(name)}
@@ -242,7 +245,22 @@ def distinguishing_forms(name: str, other: str) -> list[str]:
             words = [w for w, v in COUNT_VALUES.items() if v == value]
             written += [f"{w} {plural}" for w in (*words, str(value))]
             written += ["single " + noun] if value == 1 else []
-    return written
+    return written + _with_or_without(name, other)
+
+
+def _with_or_without(name: str, other: str) -> list[str]:
+    """'with added carboplatin' vs 'without carboplatin': the added thing, written with
+    the word that adds it, is the arm that has it ('with carboplatin', 'plus
+    carboplatin'); 'without carboplatin' or 'omission of carboplatin' the arm that has
+    not."""
+    lacking = _LACKING.search(name)
+    if lacking and lacking.group(2).lower() in other.lower():
+        return [f"{lead} {lacking.group(2)}"
+                for lead in ("without", "no", "omission of", "omitting")]
+    lacking = _LACKING.search(other)
+    if lacking and lacking.group(2).lower() in name.lower():
+        return [f"{lead} {lacking.group(2)}" for lead in ("with", "plus", "with added")]
+    return []
 
 
 def _count(word: str) -> int:
