@@ -126,3 +126,10 @@ def test_a_cause_of_death_is_not_answered_from_survival() -> None:
 def test_a_complement_named_less_than_the_outcome_is_not_read(
         text: str, intervention: str, comparator: str, outcome: str, polarity: int) -> None:
     assert direct_polarities(text, outcome, intervention, comparator) == [polarity]
+
+
+def test_a_time_to_the_complement_moves_with_the_outcome() -> None:
+    # a longer time to death (18.2 > 14.9 months) is longer survival, not shorter
+    text = ("Median time to death from any cause was 18.2 months with drug x and 14.9 months "
+            "with placebo (HR 0.78; 95% CI 0.64-0.95; p=0.01).")
+    assert direct_polarities(text, "overall survival") == [1]

@@ -273,10 +273,19 @@ class RuleExtractor:
         tails = self.locator.mentions(parsed, self.locator.terms(parsed, opposite))
         tails = {start: better for start, found in tails.items()
                  if (better := [m for m in found if m.score > above])}
+        # 'median time to death was 18.2 months with A': a time to the complement is the
+        # outcome's own time, so it moves the same way
+        timed = {start: found for start, found in tails.items()
+                 if any(_timed_mention(parsed.words, m) for m in found)}
+        plain = {start: found for start, found in tails.items() if start not in timed}
         return [dataclasses.replace(row, tail=query.outcome,
                                     polarity=Polarity(-int(row.polarity)))
                 for row in self._triples(parsed, abstract, query.intervention, opposite,
-                                         heads, tails, comparators, implicit, arm_stems)]
+                                         heads, plain, comparators, implicit, arm_stems)
+                ] + [dataclasses.replace(row, tail=query.outcome)
+                     for row in self._triples(parsed, abstract, query.intervention, opposite,
+                                              heads, timed, comparators, implicit,
+                                              arm_stems)]
 
     def _fallback(self, classifier: FallbackClassifier, parsed: ParsedAbstract,
                   abstract: Abstract, query: Query, heads: Mentions, tails: Mentions,
@@ -475,6 +484,11 @@ def _measure_short_forms(entity: Entity) -> frozenset[str]:
 def _time_points(entity: Entity) -> frozenset[float]:
     """The time points an outcome's name holds ('retention in care at 12 months')."""
     return time_points(entity.name.lower().replace("-", " - ").split())
+
+
+def _timed_mention(words: list[str], mention: Mention) -> bool:
+    """Whether a mention is what a time runs to ('time to death')."""
+    return mention.start >= 2 and words[mention.start - 2:mention.start] == ["time", "to"]
 
 
 def _timed(entity: Entity) -> bool:
