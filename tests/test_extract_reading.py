@@ -363,3 +363,18 @@ def test_an_outcome_found_by_its_initials_is_read(extractor: RuleExtractor) -> N
             "259 (96.1%) given placebo (95% CI -6.1 to 1.6).")
     assert polarities(extractor, text, "sofosbuvir",
                       "rate of sustained virological response") == [0]
+
+
+@pytest.mark.parametrize(("text", "polarity"), [
+    # the comparator gained more slowly: the enriched formula gained more
+    ("Infants fed the standard formula gained weight more slowly than infants fed the "
+     "enriched formula (15.2 vs 18.4 g/kg/day; p<0.001).", 1),
+    ("Infants fed the enriched formula gained weight more slowly than infants fed the "
+     "standard formula (p<0.001).", -1),
+    ("Weight rose slower with the enriched formula than with the standard formula "
+     "(p<0.001).", -1),
+])
+def test_a_change_that_went_more_slowly_is_less_of_it(extractor: RuleExtractor, text: str,
+                                                      polarity: int) -> None:
+    assert polarities(extractor, text, "enriched formula", "weight gain",
+                      "standard formula") == [polarity]

@@ -158,6 +158,14 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     return reading
 
 
+def _slower(words: Sequence[str], cue_at: int, end: int, tail: Mention) -> bool:
+    """Whether a change is said to go more slowly ('gained weight more slowly', 'rose
+    slower'): right after its cue, or after the outcome that follows it."""
+    after = tail.end if cue_at < tail.start <= cue_at + 1 else cue_at + 1
+    pair = tuple(words[after:min(end, after + 2)])
+    return pair[:1] == ("slower",) or pair == ("more", "slowly")
+
+
 def _gone_when_asked(when: frozenset[float], sentence: Sentence) -> bool:
     """Whether the next sentence says this finding's difference was gone at a time the
     outcome names, and this one names none of those times."""
@@ -327,6 +335,9 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     if by_amounts is not None:
         # the change in both arms: more of it in the head's arm is the change's way
         unflipped *= by_amounts
+    if not timed_tail and _slower(words, cue_at, end, tail):
+        # 'gained weight more slowly than': less of the change
+        unflipped = -unflipped
     flipped = summed_up is None and by_amounts is None and comparator_is_subject(
         sentence, start, end, cue_at, heads, comparators) and not _estimate_says(
         sentence, cue_at, unflipped if cue not in VALENCE_CUES else 0, comparators)
