@@ -7,7 +7,7 @@ read the outcome's clause, and every rule that looks past it finds the same boun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pipeline.extraction.lexicon import CLAUSE_BREAKS, CONCESSIONS
 from pipeline.extraction.mentions import Mention
@@ -61,6 +61,16 @@ def inside_parentheses(words: Sequence[str], start: int, end: int) -> set[int]:
         elif depth:
             inside.add(i)
     return inside
+
+
+def outside_parentheses(words: Sequence[str], start: int, end: int) -> Iterator[int]:
+    """The tokens from `start` to `end` that no parenthesis or bracket encloses (a
+    closing one included)."""
+    depth = 0
+    for i in range(start, end):
+        depth += (words[i] in ("(", "[")) - (words[i] in (")", "]"))
+        if not depth:
+            yield i
 
 
 def breaks(words: Sequence[str], i: int) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.extraction.clauses import breaks, next_break
+from pipeline.extraction.clauses import breaks, next_break, outside_parentheses
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance
@@ -53,7 +53,7 @@ COMPARATOR_REACH = 3  # tokens from the link word to the comparator ('to the pla
 SAID_OF_ALL = (ENDPOINT_NOUNS | ENDPOINT_QUANTIFIERS | EFFICACY_WORDS
                | {"for", "on", "in", "of", "at", "the", "every", "each", "terms", "respect",
                   "regard", "to", "overall", "group", "groups", "arm", "arms", "end",
-                  "statistically", "significantly", "."})
+                  "statistically", "significantly", ".", ")", "]"})
 # Every word that can make a sentence one; a sentence with none is not built.
 TRIGGERS = ENDPOINT_NOUNS | EFFICACY_WORDS | frozenset(SUPERIORITY)
 
@@ -108,8 +108,8 @@ def superior_on_every_outcome(sentence: Sentence, heads: Sequence[Mention],
         clause_start = max((j + 1 for j in range(first, i) if breaks(words, j)), default=first)
         if beaten is None or not _subject_is_treatment(words, clause_start, i, heads):
             continue
-        if all(w in SAID_OF_ALL for w in _outside_brackets(
-                words[beaten.end:next_break(words, beaten.end, end)])):
+        if all(words[j] in SAID_OF_ALL for j in outside_parentheses(
+                words, beaten.end, next_break(words, beaten.end, end))):
             return side
     return None
 
@@ -131,14 +131,3 @@ def _subject_is_treatment(words: Sequence[str], start: int, cue: int,
             or "active" in words[start:cue] and not ACTIVE_ARMS.isdisjoint(
                 w for w in words[start:cue] if w != "active"))
 
-
-def _outside_brackets(words: Sequence[str]) -> list[str]:
-    """The words not inside parentheses or brackets ('(P < 0.001)' says nothing of the
-    measure)."""
-    kept, depth = [], 0
-    for word in words:
-        depth += word in ("(", "[")
-        if not depth:
-            kept.append(word)
-        depth -= word in (")", "]") and depth > 0
-    return kept

@@ -324,9 +324,10 @@ class RuleExtractor:
     def _every_outcome(self, parsed: ParsedAbstract, abstract: Abstract, query: Query,
                        heads: Mentions, comparators: Mentions,
                        implicit: float) -> list[Evidence]:
-        """The null row of a sentence that says no outcome differed (every_outcome.py),
-        when no sentence about the outcome gave a row: one naming the intervention first,
-        else the first; trusted less than any reading of a named outcome."""
+        """The row of a sentence that says no outcome differed, or else that the
+        treatment won on every measure (every_outcome.py), when no sentence about the
+        outcome gave a row: one naming the intervention first, else the first; trusted
+        less than any reading of a named outcome."""
         harm = asks_harm(_name_words(query.outcome))
         starts = [start for start in parsed.starts
                   if parsed.readable(start) and not (start == 0 and parsed.titled)
@@ -500,8 +501,9 @@ def _reduction(entity: Entity) -> bool:
     """Whether the outcome is named as a fall ('reduction in pain', 'decline of FEV1',
     'CHI3L1 concentration decline')."""
     words = [w for w in _name_words(entity) if w not in ("the", "a", "mean", "greater")]
-    return len(words) > 2 and words[0] in REDUCTION_OUTCOME_WORDS and words[1] in ("in", "of") or (
-        len(words) > 1 and words[-1] in REDUCTION_OUTCOME_WORDS)
+    named_first = (len(words) > 2 and words[0] in REDUCTION_OUTCOME_WORDS
+                   and words[1] in ("in", "of"))
+    return named_first or len(words) > 1 and words[-1] in REDUCTION_OUTCOME_WORDS
 
 
 def _name_words(entity: Entity) -> list[str]:

@@ -187,11 +187,11 @@ class MentionLocator:
 
 
 def initialisms(name: str, text: str) -> list[str]:
-    """The short forms an abstract writes, undefined, for the words that end at the
-    head of the outcome's name, by their initials ('SVR12' for 'rate of sustained
-    virological response', 'pCR' for 'pathological complete response'); not for its
-    measure words ('rate of') or for what follows its head ('exacerbations of COPD' is
-    not 'COPD')."""
+    """The short forms an abstract writes for the words that end at the head of the
+    outcome's name, by their initials, whether or not it defines them ('SVR12' for 'rate
+    of sustained virological response', 'pCR' for 'pathological complete response'); not
+    for its measure words ('rate of') or for what follows its head ('exacerbations of
+    COPD' is not 'COPD')."""
     words = re.split(r"[\s-]+", name.lower())
     first = next((i for i, w in enumerate(words)
                   if w not in STOP_WORDS and w not in GENERIC_OUTCOME_WORDS), len(words))

@@ -10,10 +10,10 @@ numbers may still say which way the outcome went, whatever it is named.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from pipeline.extraction.arms import arms_in, from_to
-from pipeline.extraction.clauses import inside_parentheses
+from pipeline.extraction.clauses import inside_parentheses, outside_parentheses
 from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES, TIME_WORDS
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
@@ -90,7 +90,7 @@ def _the_other_value(words: Sequence[str], start: int, end: int,
     (a count over its whole as a share; not a time, an 'n =' or a number after 'at',
     'by', 'after' or 'within') and one is the named arm's."""
     found: list[float] = []
-    for i in _outside_parentheses(words, start, end):
+    for i in outside_parentheses(words, start, end):
         word = words[i]
         if not _NUMBER.match(word) or i > start and words[i - 1].lower() in (
                 *SPREAD_MARKERS, "of", "n", "=", "at", "by", "after", "within"):
@@ -130,17 +130,8 @@ def unnamed_arms_direction(words: Sequence[str], start: int, end: int,
 
 def versus_positions(words: Sequence[str], start: int, end: int) -> list[int]:
     """Where 'vs' / 'versus' stands outside parentheses ('18.1% vs 27.3% (A vs B)')."""
-    return [i for i in _outside_parentheses(words, start, end)
+    return [i for i in outside_parentheses(words, start, end)
             if words[i].lower() in VERSUS_WORDS]
-
-
-def _outside_parentheses(words: Sequence[str], start: int, end: int) -> Iterator[int]:
-    """The tokens from `start` to `end` that no parenthesis or bracket encloses."""
-    depth = 0
-    for i in range(start, end):
-        depth += (words[i] in ("(", "[")) - (words[i] in (")", "]"))
-        if not depth:
-            yield i
 
 
 def pair_direction(words: Sequence[str], start: int, versus: int, end: int,
@@ -161,7 +152,7 @@ def _listed_at_top(words: Sequence[str], start: int, end: int) -> list[tuple[int
     that label groups ('groups 1 and 2')."""
     found: list[tuple[int, float]] = []
     labels: set[int] = set()
-    for i in _outside_parentheses(words, start, end):
+    for i in outside_parentheses(words, start, end):
         word = words[i]
         if i in labels or (i > start and words[i - 1] in SPREAD_MARKERS):
             continue
@@ -241,7 +232,7 @@ def _listed_values(words: Sequence[str], start: int, end: int,
     direction) when they are not one per arm, rather than a guess from proximity. None
     when arms and values alternate ('4 for A and 3 for B, respectively')."""
     taken = {i for a in arms for i in range(a[0], a[1])}.union(named)
-    listed = [i for i in _outside_parentheses(words, start, end)
+    listed = [i for i in outside_parentheses(words, start, end)
               if i not in taken and _NUMBER.match(words[i])
               and not (i > 0 and words[i - 1] in SPREAD_MARKERS)]
     # arms in parentheses label the values ('the hazard ratios (A vs. B) for X and Y were
