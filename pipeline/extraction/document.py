@@ -102,13 +102,10 @@ class ParsedAbstract:
         first = end
         while first < stop and words[first] in ("however", ","):
             first += 1
-        refers = (first + 1 < stop and words[first] in REFERRING_WORDS
-                  and words[first + 1] in FOLLOW_UP_SUBJECTS)
+        refers = self._refers_back(first, stop)
         if not refers and not self._of_the_arms_only(first, stop):
             return None, False
-        following = self.sentence(end)
-        null = next((span for span in following.nulls if span[0] < first + JUDGED_WINDOW),
-                    None)
+        null = self._null_near(end, first)
         if not refers:
             return null, False
         significant = null is None and any(
@@ -127,12 +124,22 @@ class ParsedAbstract:
             return frozenset()
         comma = next((i for i in range(end, min(stop, end + TIME_LEAD_REACH))
                       if words[i] == ","), None)
-        if comma is None or not (comma + 2 < stop and words[comma + 1] in REFERRING_WORDS
-                                 and words[comma + 2] in FOLLOW_UP_SUBJECTS):
-            return frozenset()
-        if not any(span[0] < comma + 1 + JUDGED_WINDOW for span in self.sentence(end).nulls):
+        if (comma is None or not self._refers_back(comma + 1, stop)
+                or self._null_near(end, comma + 1) is None):
             return frozenset()
         return time_points(words[end:comma])
+
+    def _refers_back(self, first: int, stop: int) -> bool:
+        """Whether the words at `first` refer back to a finding ('these differences')."""
+        words = self.words
+        return (first + 1 < stop and words[first] in REFERRING_WORDS
+                and words[first + 1] in FOLLOW_UP_SUBJECTS)
+
+    def _null_near(self, end: int, first: int) -> tuple[int, int] | None:
+        """The null of the sentence starting at `end` within JUDGED_WINDOW tokens of
+        `first`, its words that refer back."""
+        return next((span for span in self.sentence(end).nulls
+                     if span[0] < first + JUDGED_WINDOW), None)
 
     def _of_the_arms_only(self, first: int, stop: int) -> bool:
         """'There was no statistical difference between the two groups (p=0.41).': a

@@ -170,9 +170,14 @@ def _gone_when_asked(when: frozenset[float], sentence: Sentence) -> bool:
     """Whether the next sentence says this finding's difference was gone at a time the
     outcome names, and this one names none of those times."""
     return (any(same_time(a, b) for a in when for b in sentence.gone_at)
-            and not any(same_time(a, b) for a in when
-                        for _, b in time_positions(sentence.words, sentence.start,
-                                                   sentence.end)))
+            and not _times_asked(sentence.words, sentence.start, sentence.end, when))
+
+
+def _times_asked(words: Sequence[str], start: int, end: int,
+                 when: frozenset[float]) -> list[int]:
+    """The tokens from `start` to `end` that name one of the outcome's time points."""
+    return [i for i, days in time_positions(words, start, end)
+            if any(same_time(days, point) for point in when)]
 
 
 def _free_of(words: Sequence[str], tail: Mention) -> bool:
@@ -431,8 +436,7 @@ def _read_at(when: frozenset[float], sentence: Sentence, tail: Mention,
     4 months)' asked at 4 months: a null. None when the tail's own reading stands."""
     words = sentence.words
     start, end = clause(sentence, tail)
-    named = [i for i, days in time_positions(words, sentence.start, sentence.end)
-             if any(same_time(days, point) for point in when)]
+    named = _times_asked(words, sentence.start, sentence.end, when)
     if not named:
         return None
     inside = [i for i in named if start <= i < end]
@@ -465,8 +469,7 @@ def _pair_at_time(when: frozenset[float], sentence: Sentence, tail: Mention,
     versus = versus_positions(words, start, end)
     if len(versus) < 2 or arms_in(sentence, start, end, heads, comparators):
         return None
-    named = [i for i, days in time_positions(words, start, end)
-             if any(same_time(days, point) for point in when)]
+    named = _times_asked(words, start, end, when)
     before = [v for v in versus if named and v < named[0]]
     if not before:
         return None

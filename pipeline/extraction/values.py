@@ -97,11 +97,11 @@ def _the_other_value(words: Sequence[str], start: int, end: int,
             continue
         if i + 1 < end and words[i + 1].lower() in TIME_WORDS:
             continue
-        if i + 2 < end and words[i + 1] == "of" and _NUMBER.match(words[i + 2]):
-            whole = _value_of(words[i + 2])
-            found.append(_value_of(word) / whole if whole else 0.0)
-        else:
+        whole = _whole_after(words, i, end)
+        if whole is None:
             found.append(_value_of(word))
+        else:
+            found.append(_value_of(word) / whole if whole else 0.0)
     if len(found) != 2 or known not in found or found[0] == found[1]:
         return None
     return found[1] if found[0] == known else found[0]
@@ -191,10 +191,17 @@ def _value_after(words: Sequence[str], start: int, end: int) -> float | None:
         if words[i] in ("(", "["):
             return None
         if _NUMBER.match(words[i]):
-            if i + 2 < len(words) and words[i + 1] == "of" and _NUMBER.match(words[i + 2]):
-                whole = _value_of(words[i + 2])
-                return _value_of(words[i]) / whole if whole else None
-            return _value_of(words[i])
+            whole = _whole_after(words, i, len(words))
+            if whole is None:
+                return _value_of(words[i])
+            return _value_of(words[i]) / whole if whole else None
+    return None
+
+
+def _whole_after(words: Sequence[str], i: int, end: int) -> float | None:
+    """The whole a count at `i` is out of ('34 of 306' -> 306), None when none follows."""
+    if i + 2 < end and words[i + 1] == "of" and _NUMBER.match(words[i + 2]):
+        return _value_of(words[i + 2])
     return None
 
 
