@@ -378,3 +378,45 @@ def test_a_change_that_went_more_slowly_is_less_of_it(extractor: RuleExtractor, 
                                                       polarity: int) -> None:
     assert polarities(extractor, text, "enriched formula", "weight gain",
                       "standard formula") == [polarity]
+
+
+def test_a_comma_before_three_digits_groups_thousands(extractor: RuleExtractor) -> None:
+    # 1,067 children recovered against 995: more recovery with amoxicillin (+1); read
+    # as a decimal comma, 1.067 would be fewer
+    text = ("Recovery was achieved by 1,067 children in the amoxicillin group and 995 "
+            "children in the placebo group (P<0.001).")
+    assert polarities(extractor, text, "amoxicillin", "recovery") == [1]
+
+
+def test_a_comparator_listed_after_an_unnamed_arm_is_not_the_subject(
+        extractor: RuleExtractor) -> None:
+    # the intervention goes by a name the question does not use (FTC-TDF); placebo is
+    # the second arm listed, so the reduction is the intervention's (-1)
+    text = ("During follow-up, 38 infections occurred in the FTC-TDF group and 66 in the "
+            "placebo group, indicating a 43% reduction in incidence (P=0.006).")
+    assert polarities(extractor, text, "oral pre-exposure prophylaxis", "infections") == [-1]
+
+
+def test_a_defined_ns_is_an_arm_not_a_null(extractor: RuleExtractor) -> None:
+    # 28.3% admitted with HS against 42.9% with NS (normal saline), P=0.02: fewer (-1)
+    text = ("Infants were randomised to nebulised hypertonic saline (HS) or normal saline "
+            "(NS). Admission to hospital was required for 28 of 99 infants (28.3%) who "
+            "received HS and 42 of 98 infants (42.9%) who received NS (P=0.02).")
+    assert polarities(extractor, text, "hypertonic saline", "admission to hospital",
+                      "normal saline") == [-1]
+    # an undefined NS still says not significant
+    assert polarities(extractor, "Admission to hospital was required for 28.3% of infants "
+                      "who received HS and 30.1% of those who received placebo (NS).",
+                      "HS", "admission to hospital") == [0]
+
+
+@pytest.mark.parametrize(("text", "outcome"), [
+    ("The arginine toothpaste provided significantly greater relief of dentine "
+     "hypersensitivity than the control toothpaste.", "dentine hypersensitivity"),
+    ("Pain relief was significantly greater with arginine toothpaste than with the "
+     "control toothpaste.", "pain"),
+])
+def test_more_relief_of_the_outcome_is_less_of_it(extractor: RuleExtractor, text: str,
+                                                  outcome: str) -> None:
+    assert polarities(extractor, text, "arginine toothpaste", outcome,
+                      "control toothpaste") == [-1]

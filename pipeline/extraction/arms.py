@@ -37,6 +37,9 @@ REFERENCE_FILLERS = frozenset({"the", "those", "that", "a", "an", "in", "with", 
 # 'efficacy against severe cholera', 'superiority over 12 months': what or when, as often
 # as against which arm.
 LOOSE_MARKERS = frozenset({"against", "over"})
+UNNAMED_ARM_NOUNS = frozenset({"group", "arm"})
+LIST_JOINERS = frozenset({"and", "versus", "vs", "vs.", "compared", ",", ";", "whereas",
+                          "while"})
 # References that are no arm: a time, a norm, the whole or another part of the sample.
 NOT_ARMS = frozenset({"baseline", "before", "pre", "prior", "previous", "previously",
                       "pretreatment", "expected", "predicted", "normal", "healthy", "other",
@@ -176,7 +179,21 @@ def comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
                 return role == "I"  # 'a reduction from baseline': the arm it began at
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
-    return bool(before) and before[0][2] == "C"
+    return bool(before) and before[0][2] == "C" and not _listed_after_unnamed_arm(
+        words, start, before[0][0], arms)
+
+
+def _listed_after_unnamed_arm(words: Sequence[str], start: int, arm_start: int,
+                              arms: list[tuple[int, int, str]]) -> bool:
+    """'38 in the FTC-TDF group and 66 in the placebo group, a 43% reduction': where
+    the clause names no intervention, a comparator listed after a group the rules
+    could not name is the second of two arms, not the subject."""
+    if any(role == "I" for _, _, role in arms):
+        return False
+    taken = {i for s, e, _ in arms for i in range(s, e)}
+    return any(words[j] in UNNAMED_ARM_NOUNS and j not in taken
+               and any(w in LIST_JOINERS for w in words[j + 1:arm_start])
+               for j in range(start, arm_start))
 
 
 def compared_with_another(sentence: Sentence, start: int, end: int,

@@ -86,11 +86,23 @@ class ParsedAbstract:
         for label, spans in self.lexicon.patterns_in(span, self.words).items():
             found[label] += spans
         sentence = Sentence(start, end, text, self.token_chars[start], self.words,
-                            self.token_chars, found["NULL"], found["COMPARE"],
-                            found["DEFINITION"], find_statistics(text), found["WITHIN"],
+                            self.token_chars, self._not_short_forms(found["NULL"]),
+                            found["COMPARE"],
+                            found["DEFINITION"], find_statistics(text, self.short_forms),
+                            found["WITHIN"],
                             *self._judged_next(end), self._gone_later(end))
         self.sentences[start] = sentence
         return sentence
+
+    @property
+    def short_forms(self) -> frozenset[str]:
+        return frozenset(short for short, _ in self.abbreviations)
+
+    def _not_short_forms(self, nulls: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The null phrases but a one-word one the abstract defines as a short form:
+        'NS' for normal saline is an arm, not 'not significant'."""
+        return [(a, b) for a, b in nulls
+                if b - a > 1 or self.doc[a].text not in self.short_forms]
 
     def _judged_next(self, end: int) -> tuple[tuple[int, int] | None, bool]:
         """What a next sentence that opens by referring back says of this one's finding:

@@ -81,6 +81,7 @@ TREND_WORDS = frozenset({"trend", "trends", "trended", "trending", "tended", "te
 # from 'free of' to the outcome in which they stand
 CAUSED_BY = frozenset({"attributable", "due", "related", "caused"})
 CAUSED_REACH = 7
+RELIEF_WORDS = frozenset({"free", "freedom", "relief"})  # of or from the outcome
 NOT_FOUND_REACH = 6  # tokens before 'to be' in which 'not found' / 'not shown' may stand
 
 
@@ -181,9 +182,10 @@ def _times_asked(words: Sequence[str], start: int, end: int,
 
 
 def _free_of(words: Sequence[str], tail: Mention) -> bool:
-    """Whether the outcome is named as what patients are free of: 'pain-free', 'pain
-    free at 2 hours', 'free of vomiting' (not an outcome whose own name says so: its
-    mention matched 'free'), or 'free of pain attributable to PHN'. Only for a mention of
+    """Whether the outcome is named as what patients are free of, or relieved of:
+    'pain-free', 'pain free at 2 hours', 'free of vomiting', 'relief of hypersensitivity',
+    'pain relief' (not an outcome whose own name says so: its mention matched 'free' or
+    'relief'), or 'free of pain attributable to PHN'. Only for a mention of
     every word of the outcome: 'ventilator-free days' is not the absence of
     ventilator-associated pneumonia."""
     matched = set(tail.tokens)
@@ -193,8 +195,11 @@ def _free_of(words: Sequence[str], tail: Mention) -> bool:
         if free is not None and free not in matched:
             return True
     first = min(matched)
-    if first >= 2 and words[first - 2] == "free" and words[first - 1] in ("of", "from"):
-        return True
+    if first >= 2 and words[first - 2] in RELIEF_WORDS and words[first - 1] in ("of", "from"):
+        return True  # 'free of vomiting', 'greater relief of dentine hypersensitivity'
+    last = max(matched)
+    if last + 1 < len(words) and words[last + 1] == "relief" and last + 1 not in matched:
+        return True  # 'pain relief' for 'pain'
     # 'free of pain attributable to PHN': free of what the outcome causes
     return any(words[j] == "free" and words[j + 1] in ("of", "from")
                and not CAUSED_BY.isdisjoint(words[j + 2:first])

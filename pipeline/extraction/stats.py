@@ -7,6 +7,7 @@ or whose interval crosses the null is a null finding whatever its verbs say.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -157,9 +158,11 @@ def _interval_statistic(match: re.Match[str], sentence: str,
                      ratio=null == 1.0, hazard=measure in HAZARD_MEASURES)
 
 
-def find_statistics(sentence: str) -> list[Statistic]:
-    """Every p-value and interval in a sentence, in reading order."""
-    found = [s for m in _P_VALUE.finditer(sentence) if (s := _p_statistic(m))]
+def find_statistics(sentence: str, short_forms: Collection[str] = ()) -> list[Statistic]:
+    """Every p-value and interval in a sentence, in reading order; an 'NS' the abstract
+    defines (`short_forms`: 'normal saline (NS)') is no 'not significant'."""
+    found = [s for m in _P_VALUE.finditer(sentence)
+             if not (m["ns"] and m[0] in short_forms) and (s := _p_statistic(m))]
     has_p_value = bool(found)
     found += [s for m in _INTERVAL.finditer(sentence)
               if (s := _interval_statistic(m, sentence, has_p_value))]

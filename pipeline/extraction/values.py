@@ -19,6 +19,7 @@ from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
+_THOUSANDS = re.compile(r"^[-+]?[1-9]\d{0,2},\d{3}$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 _MEAN_SPREAD = re.compile(r"^([-+]?\d+(?:\.\d+)?)±\d")  # a mean and its SD as one token
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
@@ -359,5 +360,10 @@ def _no_count_before(words: Sequence[str], of: int) -> bool:
 
 
 def _value_of(word: str) -> float:
-    """A number token's value ('12.5%', '3,2')."""
-    return float(word.rstrip("%").replace(",", "."))
+    """A number token's value ('12.5%', '3,2'); a comma before three digits after a
+    non-zero whole part groups thousands ('1,067 children'), as English abstracts write
+    them."""
+    number = word.rstrip("%")
+    if _THOUSANDS.match(number):
+        return float(number.replace(",", ""))
+    return float(number.replace(",", "."))
