@@ -420,3 +420,24 @@ def test_more_relief_of_the_outcome_is_less_of_it(extractor: RuleExtractor, text
                                                   outcome: str) -> None:
     assert polarities(extractor, text, "arginine toothpaste", outcome,
                       "control toothpaste") == [-1]
+
+
+def test_less_of_the_event_is_more_survival_free_of_it(extractor: RuleExtractor) -> None:
+    # progression or death 67% less likely with olaparib: longer progression-free
+    # survival (+1)
+    text = ("After a median follow-up of 41 months, the risk of disease progression or "
+            "death was 67% lower with olaparib than with placebo (hazard ratio 0.33; 95% "
+            "CI 0.25-0.43; P<0.001).")
+    assert polarities(extractor, text, "olaparib", "progression-free survival") == [1]
+    # the survival itself, or its short form, is read as written (-1: lowered)
+    for named in ("progression-free survival", "PFS"):
+        text = (f"Olaparib significantly lowered the rate of {named} (RR 0.76; 95% CI "
+                "0.62-0.93; p = .008).")
+        assert polarities(extractor, text, "olaparib", "progression-free survival") == [-1]
+
+
+def test_a_null_in_a_first_predicate_is_not_about_the_second(extractor: RuleExtractor) -> None:
+    # 'and was associated with more hyperkalaemia' opens a second predicate: more (+1)
+    text = ("Spironolactone did not significantly reduce the primary composite outcome and "
+            "was associated with more hyperkalaemia.")
+    assert polarities(extractor, text, "spironolactone", "hyperkalaemia") == [1]

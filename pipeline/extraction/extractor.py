@@ -236,6 +236,7 @@ class RuleExtractor:
         timed = _timed(tail)
         reduction = _reduction(tail)
         good_of_adverse = _good_of_adverse(tail)
+        event = _free_of_event(tail)
         measure_forms = _measure_short_forms(tail) if good_of_adverse else frozenset()
         when = _time_points(tail)
         order = introduced_first(heads, comparators)
@@ -252,6 +253,10 @@ class RuleExtractor:
             # 'pain relief' matched as 'pain': less pain is more relief
             measure = good_of_adverse and _names_the_measure(parsed, tail_mention,
                                                              measure_forms)
+            # 'the risk of disease progression or death was lower' for progression-free
+            # survival: less of the event is more of the survival free of it
+            measure = measure or bool(event) and _names_only_the_event(
+                parsed.words, tail_mention, event)
             reading = read(sentence, tail_mention, head_mentions, arms, adverse or measure,
                            timed, reduction or measure, when, order)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
@@ -472,6 +477,26 @@ def _names_the_measure(parsed: ParsedAbstract, mention: Mention,
         return True
     return (GOOD_OUTCOME_STEMS.isdisjoint(parsed.stems[i] for i in mention.tokens)
             and not ADVERSE_OUTCOME_WORDS.isdisjoint(words))
+
+
+def _free_of_event(entity: Entity) -> frozenset[str]:
+    """The event of a survival free of one, its words before 'free' ('progression' of
+    'progression-free survival'); empty for any other outcome."""
+    words = _name_words(entity)
+    if "free" not in words or "survival" not in words[words.index("free"):]:
+        return frozenset()
+    return frozenset(words[:words.index("free")])
+
+
+def _names_only_the_event(words: list[str], mention: Mention, event: frozenset[str]) -> bool:
+    """Whether a mention of an event-free survival names its event alone ('disease
+    progression'), not the survival or the freedom from it ('progression-free'), nor a
+    short form of the whole ('PFS')."""
+    named = {w.lower() for w in words[mention.start:mention.end]}
+    after = [w.lower() for w in words[mention.end:mention.end + 2]]
+    return (not named.isdisjoint(event)
+            and named.isdisjoint(("free", "survival", "survived", "alive"))
+            and "free" not in after)
 
 
 def _measure_short_forms(entity: Entity) -> frozenset[str]:

@@ -44,6 +44,9 @@ ARM_LEAD = 2  # tokens after a preposition in which the arm it leads to begins (
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
 SET_APART_AFTER_REFERENCE = 10  # tokens from a comparison's reference to 'but not C'
 BETWEEN_SUBJECT_REACH = 8  # tokens before a null in which its subject names 'between'
+# Verbs that open a predicate of their own after "and" ("... and was associated with").
+PREDICATE_VERBS = frozenset({"was", "were", "is", "are", "had", "has", "have", "led",
+                             "caused", "resulted", "showed", "produced"})
 NULL_WORD_REACH = 2  # tokens after a one-word null ('neither') where its 'significant' may stand
 
 
@@ -197,6 +200,9 @@ def difference_between_arms(words: Sequence[str], span_start: int, after: int) -
 
 
 def conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:
-    """'X was not associated with A, and presented more B': ', and' opens a second
-    predicate between the null and the tail's cue, so the null is not about B."""
-    return any(words[i] == "and" and words[i - 1] == "," for i in range(after + 1, before))
+    """'X was not associated with A, and presented more B', 'did not significantly
+    reduce A and was associated with more B': ', and' or 'and' before a verb of its own
+    opens a second predicate between the null and the tail's cue, so the null is not
+    about B."""
+    return any(words[i] == "and" and (words[i - 1] == "," or words[i + 1] in PREDICATE_VERBS)
+               for i in range(after + 1, before))
