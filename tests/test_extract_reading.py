@@ -11,6 +11,7 @@ import pytest
 
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.locate import initialisms
+from pipeline.extraction.scales import defined_scales
 from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Query
 
@@ -441,3 +442,26 @@ def test_a_null_in_a_first_predicate_is_not_about_the_second(extractor: RuleExtr
     text = ("Spironolactone did not significantly reduce the primary composite outcome and "
             "was associated with more hyperkalaemia.")
     assert polarities(extractor, text, "spironolactone", "hyperkalaemia") == [1]
+
+
+@pytest.mark.parametrize(("outcome", "short", "long", "found"), [
+    ("disability score", "RMDQ", "Roland Morris Disability Questionnaire", True),
+    ("insomnia", "ISI", "Insomnia Severity Index", True),
+    # the construct word before the scale noun is another's, or there is none
+    ("pain", "PCS", "Pain Catastrophizing Scale", False),
+    ("pain", "VAS", "visual analogue scale", False),
+    ("disability score", "RM", "Roland Morris", False),
+])
+def test_a_defined_scale_is_the_outcome_s_when_it_names_its_construct(
+        outcome: str, short: str, long: str, found: bool) -> None:
+    assert defined_scales(outcome, [(short, long)]) == ([short, long] if found else [])
+
+
+def test_an_outcome_is_read_from_a_scale_the_abstract_defines(
+        extractor: RuleExtractor) -> None:
+    # RMDQ scores (higher is more disability) 8.3 with CFT against 12.7: less (-1)
+    text = ("METHODS: The primary outcome was the Roland Morris Disability Questionnaire "
+            "(RMDQ) at 13 weeks. RESULTS: At 13 weeks, mean RMDQ scores were 8.3 with "
+            "cognitive functional therapy compared with 12.7 with usual care (P<0.001).")
+    assert polarities(extractor, text, "cognitive functional therapy", "disability score",
+                      "usual care") == [-1]

@@ -22,7 +22,7 @@ from pipeline.extraction.lexicon import (
     STOP_WORDS,
 )
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
-from pipeline.extraction.scales import scales_of
+from pipeline.extraction.scales import defined_scales, scales_of
 from pipeline.model import Entity, Query
 
 Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, in order
@@ -156,9 +156,10 @@ class MentionLocator:
     def _measured_by_scales(self, parsed: ParsedAbstract, outcome: Entity,
                             found: Mentions) -> Mentions:
         """The outcome's mentions, and in the sentences that do not name it, the scales
-        that measure its construct ('HAM-D scores fell' for 'severity of depression';
-        scales.py), matched as written."""
-        scales = scales_of(outcome.name)
+        that measure its construct ('HAM-D scores fell' for 'severity of depression'; a
+        scale the abstract defines for it, 'RMDQ' for 'disability score'; scales.py),
+        matched as written."""
+        scales = scales_of(outcome.name) + defined_scales(outcome.name, parsed.abbreviations)
         if not scales:
             return found
         measured = self.mentions(parsed, Terms(outcome, tuple(scales), ()))

@@ -7,11 +7,16 @@ depression, a higher SF-36 more quality of life, a higher Barthel index more ind
 in daily living), so a finding on the scale is a finding on the construct the same way
 round. Scales that run the other way (ADAS-Cog: higher is worse cognition) and scales
 of many constructs (a visual analogue scale) are left out.
+
+Beside the table, a scale the abstract defines is the outcome's when its name's last
+word before the scale noun is a word of the outcome ('Roland Morris Disability
+Questionnaire (RMDQ)' for 'disability score'; not 'Pain Catastrophizing Scale' for pain).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # (the construct's words as a review writes them, the scales' names and short forms)
 CONSTRUCT_SCALES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -55,3 +60,26 @@ def scales_of(outcome: str) -> list[str]:
     lowered = outcome.lower()
     return [scale for pattern, scales in _CONSTRUCTS if pattern.search(lowered)
             for scale in scales]
+
+
+# The nouns a scale's name ends with, and words between them and the construct's word
+# ('Hamilton Depression Rating Scale', 'Insomnia Severity Index').
+SCALE_NOUNS = frozenset({"scale", "questionnaire", "index", "inventory", "score", "test",
+                         "assessment", "measure", "instrument"})
+SCALE_FILLERS = frozenset({"rating", "severity", "symptom", "symptoms", "status",
+                           "self-report", "self-rating"})
+
+
+def defined_scales(outcome: str, abbreviations: Iterable[tuple[str, str]]) -> list[str]:
+    """The short and long forms of the scales the abstract defines whose name's construct
+    word is a word of the outcome."""
+    outcome_words = set(outcome.lower().replace("-", " ").split())
+    found: list[str] = []
+    for short, long in abbreviations:
+        words = long.lower().split()
+        if len(words) < 2 or words[-1] not in SCALE_NOUNS:
+            continue
+        construct = next((w for w in reversed(words[:-1]) if w not in SCALE_FILLERS), None)
+        if construct in outcome_words:
+            found += [short, long]
+    return found
