@@ -465,3 +465,13 @@ def test_an_outcome_is_read_from_a_scale_the_abstract_defines(
             "cognitive functional therapy compared with 12.7 with usual care (P<0.001).")
     assert polarities(extractor, text, "cognitive functional therapy", "disability score",
                       "usual care") == [-1]
+
+
+def test_a_short_form_goes_to_the_arm_whose_name_it_spells(extractor: RuleExtractor) -> None:
+    # OFA is opioid-free anaesthesia (the comparator), whose group had less PONV: more
+    # with opioid-based anaesthesia (+1)
+    text = ("Adults were randomised to opioid-free anaesthesia (OFA) or opioid-based "
+            "anaesthesia. The OFA group had significantly less PONV than the other group "
+            "(P=0.003).")
+    assert polarities(extractor, text, "opioid-based anaesthesia", "PONV",
+                      "opioid-free anaesthesia") == [1]

@@ -21,7 +21,7 @@ from pipeline.extraction.lexicon import (
     NOT_RIVAL_WORDS,
     STOP_WORDS,
 )
-from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits
+from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits, stem
 from pipeline.extraction.scales import defined_scales, scales_of
 from pipeline.model import Entity, Query
 
@@ -47,6 +47,21 @@ COUNTED_NOUNS = frozenset({"dose", "session", "injection", "cycle", "course", "a
                            "fraction", "infusion"})
 _COUNTED = re.compile(
     rf"\b(single|\d+|{'|'.join(COUNT_VALUES)})[ -]({'|'.join(COUNTED_NOUNS)})s?\b", re.IGNORECASE)
+
+
+def _short_forms_of(parsed: ParsedAbstract, shared: set[str], name: str,
+                    other: str) -> set[str]:
+    """Of the short forms both arms were given, those whose long form has every word of
+    this arm's name's and not the other's ('OFA' defined as 'Opioid-free anaesthesia' is
+    opioid-free anaesthesia's, not opioid-based anaesthesia's)."""
+    own, others = _name_stems(name), _name_stems(other)
+    return {short.lower() for short, long in parsed.abbreviations
+            if short.lower() in shared and own <= _name_stems(long)
+            and not others <= _name_stems(long)}
+
+
+def _name_stems(name: str) -> set[str]:
+    return {stem(w) for w in name.replace("-", " ").split()}
 
 
 def _without_rival_measures(parsed: ParsedAbstract, terms: Terms,
@@ -139,11 +154,13 @@ class MentionLocator:
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either
         same = {p.lower() for p in arm.phrases} & {p.lower() for p in other.phrases}
-        return (_same_dose(parsed, self.mentions(parsed, arm.without(shared, same),
-                                                 self.arm_threshold), query.intervention),
+        return (_same_dose(parsed, self.mentions(parsed, arm.without(
+                    shared, same - _short_forms_of(parsed, same, names[0], names[1])),
+                    self.arm_threshold), query.intervention),
                 outcome,
-                _same_dose(parsed, self.mentions(parsed, other.without(shared, same),
-                                                 self.arm_threshold), query.comparator))
+                _same_dose(parsed, self.mentions(parsed, other.without(
+                    shared, same - _short_forms_of(parsed, same, names[1], names[0])),
+                    self.arm_threshold), query.comparator))
 
     def _short_forms(self, parsed: ParsedAbstract, head: str) -> list[str]:
         """The abstract's short and long forms for an outcome's name without its
