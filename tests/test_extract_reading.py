@@ -475,3 +475,11 @@ def test_a_short_form_goes_to_the_arm_whose_name_it_spells(extractor: RuleExtrac
             "(P=0.003).")
     assert polarities(extractor, text, "opioid-based anaesthesia", "PONV",
                       "opioid-free anaesthesia") == [1]
+
+
+def test_a_dose_between_with_and_the_arm_is_not_its_value(extractor: RuleExtractor) -> None:
+    # the changes are -74.3% with ruxolitinib and -26.9% with vehicle: a larger fall
+    # (-1); 1.5% is the cream's strength
+    text = ("The mean percentage change from baseline in eczema severity was -74.3% with "
+            "1.5% ruxolitinib and -26.9% with vehicle (P<0.0001).")
+    assert polarities(extractor, text, "ruxolitinib", "eczema severity", "vehicle") == [-1]

@@ -22,6 +22,7 @@ _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _THOUSANDS = re.compile(r"^[-+]?[1-9]\d{0,2},\d{3}$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
 _MEAN_SPREAD = re.compile(r"^([-+]?\d+(?:\.\d+)?)±\d")  # a mean and its SD as one token
+DOSE_LEADS = frozenset({"with", "on", "receiving", "given", "taking", "using"})
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
 ZERO_LOOKBACK = 10  # tokens before a whole searched for the 'no' that makes its count none
 NONE_REACH = 4  # tokens before an arm in which 'none' is its count ('in none of the A group')
@@ -307,13 +308,22 @@ def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
             depth += 1
         elif word in ("(", "["):
             depth = max(0, depth - 1)
-        elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in SPREAD_MARKERS):
+        elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in SPREAD_MARKERS
+                                           or _dose_of_arm(words, i, end)):
             value = _share_of(words, start, i)
             if depth == 0:
                 return value
             if inside is None:
                 inside = value
     return inside
+
+
+def _dose_of_arm(words: Sequence[str], i: int, arm_start: int) -> bool:
+    """'-74.3% with 1.5% ruxolitinib': a number between 'with' and the arm, with at most
+    its unit, is the arm's dose, not its value."""
+    return (i > 0 and words[i - 1].lower() in DOSE_LEADS
+            and all(w == "%" or w.isalpha() and len(w) <= 3 for w in words[i + 1:arm_start])
+            and arm_start - i <= 2)
 
 
 def _share_of(words: Sequence[str], start: int, i: int) -> float:
