@@ -333,6 +333,14 @@ def test_a_missing_spacy_model_is_a_clear_error() -> None:
     ("RRR 12% (95% CI -5 to 26)", [(Significance.NOT_SIGNIFICANT, 0)]),
     # not every efficacy: a response rate's interval is not a risk reduction
     ("the efficacy rate was 65% (95% CI 52-74)", [(Significance.SIGNIFICANT, 0)]),
+    # 'or' and 'hr' in lower case are a conjunction and an hour, not an odds ratio and a
+    # hazard ratio: the interval is unnamed (significant, no direction)
+    ("relapse or death: 0.52 (95% CI 0.31 to 0.88)", [(Significance.SIGNIFICANT, 0)]),
+    ("at 24 hr 0.52 (95% CI 0.31 to 0.88)", [(Significance.SIGNIFICANT, 0)]),
+    ("relapse, OR 0.52 (95% CI 0.31 to 0.88)", [(Significance.SIGNIFICANT, -1)]),
+    # each arm's share with its own interval compares nothing
+    ("87.6% (95% CI 84.6 to 90.1) in the A group and 88.9% (95% CI 86.0 to 91.3) in the B "
+     "group", []),
 ])
 def test_statistics(text: str, expected: list[tuple[Significance, int]]) -> None:
     assert [(s.significance, s.direction) for s in find_statistics(text)] == expected

@@ -49,10 +49,12 @@ REDUCTION_MEASURES = frozenset({"vaccine efficacy", "vaccine effectiveness",
 MEASURE_LOOKBACK = 120
 # (a risk reduction first: 'relative risk reduction' is not a 'relative risk')
 _MEASURE = re.compile(
-    r"\b((?:(?:absolute|relative)\s+)?risk\s+reduction|arr|rrr|"
-    r"(?:vaccine(?:'s)?|protective)\s+(?:efficacy|effectiveness)|efficacy\s+of\s+the\s+vaccine|ve|"
-    r"a?or|rr|a?hr|irr|rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|"
-    r"md|smd|wmd|rd|mean difference|difference|beta|β)\b", re.IGNORECASE)
+    r"\b((?:(?:absolute|relative)\s+)?risk\s+reduction|"
+    r"(?:vaccine(?:'s)?|protective)\s+(?:efficacy|effectiveness)|efficacy\s+of\s+the\s+vaccine|"
+    r"rate ratio|odds ratio|hazard ratio|risk ratio|relative risk|mean difference|difference|"
+    r"beta|β|"
+    # short forms as written: 'or' is a conjunction, 'hr' an hour
+    r"(?-i:ARR|RRR|VE|a?OR|RR|a?HR|IRR|MD|SMD|WMD|RD))\b", re.IGNORECASE)
 
 
 class Significance(IntEnum):
@@ -109,6 +111,12 @@ def _p_statistic(match: re.Match[str]) -> Statistic | None:
     return Statistic(match.start(), state)
 
 
+_SHARE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?%\s*[(\[]\s*$")
+SHARE_LOOKBACK = 12  # characters before an interval in which an arm's share ends
+_SHARE_INTERVALS = re.compile(r"\d\s?%\s*[(\[]\s*(?:9\d\s?%\s*)?(?:CI|confidence interval)",
+                              re.IGNORECASE)
+
+
 def _interval_statistic(match: re.Match[str], sentence: str,
                         has_p_value: bool) -> Statistic | None:
     """An interval excluding the null is significant; the null is 1 for ratios, 0 for
@@ -137,6 +145,13 @@ def _interval_statistic(match: re.Match[str], sentence: str,
         null = 0.0
     else:
         null = None
+    share = _SHARE_BEFORE.search(sentence[max(0, match.start() - SHARE_LOOKBACK):match.start()])
+    if (null is None and share is not None and low <= float(share[1]) <= high
+            and len(_SHARE_INTERVALS.findall(sentence)) > 1):
+        # '87.6% (95% CI 84.6 to 90.1) in the hypofractionated group and 88.9% (95% CI
+        # 86.0 to 91.3) in the conventional group': each arm's share with its own
+        # interval, no comparison of the arms
+        return None
     if null is None and sentence[match.end():match.end() + 2].lstrip().startswith("%"):
         # '9.6% [CI 0.9 to 18.3%]': a percentage is a proportion or a difference of
         # proportions, never a ratio, so straddling 1 says nothing; its null is 0. An
