@@ -87,15 +87,15 @@ class ParsedAbstract:
             found[label] += spans
         sentence = Sentence(start, end, text, self.token_chars[start], self.words,
                             self.token_chars, self._not_short_forms(found["NULL"]),
-                            found["COMPARE"],
-                            found["DEFINITION"], find_statistics(text, self.short_forms),
-                            found["WITHIN"],
+                            found["COMPARE"], found["DEFINITION"],
+                            find_statistics(text, self.short_forms), found["WITHIN"],
                             *self._judged_next(end), self._gone_later(end))
         self.sentences[start] = sentence
         return sentence
 
     @property
     def short_forms(self) -> frozenset[str]:
+        """The short forms the abstract defines ('NS' for normal saline)."""
         return frozenset(short for short, _ in self.abbreviations)
 
     def _not_short_forms(self, nulls: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -47,6 +47,12 @@ REDUCTION_MEASURES = frozenset({"vaccine efficacy", "vaccine effectiveness",
 # How far before an interval its estimate may be named ("the risk ratio for X with A
 # versus B was 1.24 (95% CI ...)").
 MEASURE_LOOKBACK = 120
+# An arm's share right before its own interval ('87.6% (95% CI 84.6 to 90.1)'), the
+# characters before the interval in which it ends, and such intervals in a sentence.
+_SHARE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?%\s*[(\[]\s*$")
+ARM_SHARE_LOOKBACK = 12
+_SHARE_INTERVALS = re.compile(r"\d\s?%\s*[(\[]\s*(?:9\d\s?%\s*)?(?:CI|confidence interval)",
+                              re.IGNORECASE)
 # (a risk reduction first: 'relative risk reduction' is not a 'relative risk')
 _MEASURE = re.compile(
     r"\b((?:(?:absolute|relative)\s+)?risk\s+reduction|"
@@ -111,12 +117,6 @@ def _p_statistic(match: re.Match[str]) -> Statistic | None:
     return Statistic(match.start(), state)
 
 
-_SHARE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?%\s*[(\[]\s*$")
-SHARE_LOOKBACK = 12  # characters before an interval in which an arm's share ends
-_SHARE_INTERVALS = re.compile(r"\d\s?%\s*[(\[]\s*(?:9\d\s?%\s*)?(?:CI|confidence interval)",
-                              re.IGNORECASE)
-
-
 def _interval_statistic(match: re.Match[str], sentence: str,
                         has_p_value: bool) -> Statistic | None:
     """An interval excluding the null is significant; the null is 1 for ratios, 0 for
@@ -145,12 +145,7 @@ def _interval_statistic(match: re.Match[str], sentence: str,
         null = 0.0
     else:
         null = None
-    share = _SHARE_BEFORE.search(sentence[max(0, match.start() - SHARE_LOOKBACK):match.start()])
-    if (null is None and share is not None and low <= float(share[1]) <= high
-            and len(_SHARE_INTERVALS.findall(sentence)) > 1):
-        # '87.6% (95% CI 84.6 to 90.1) in the hypofractionated group and 88.9% (95% CI
-        # 86.0 to 91.3) in the conventional group': each arm's share with its own
-        # interval, no comparison of the arms
+    if null is None and _arm_share_interval(match, sentence, low, high):
         return None
     if null is None and sentence[match.end():match.end() + 2].lstrip().startswith("%"):
         # '9.6% [CI 0.9 to 18.3%]': a percentage is a proportion or a difference of
@@ -171,6 +166,16 @@ def _interval_statistic(match: re.Match[str], sentence: str,
         return Statistic(match.start(), Significance.NOT_SIGNIFICANT)
     return Statistic(match.start(), Significance.SIGNIFICANT, 1 if low > null else -1,
                      ratio=null == 1.0, hazard=measure in HAZARD_MEASURES)
+
+
+def _arm_share_interval(match: re.Match[str], sentence: str, low: float, high: float) -> bool:
+    """'87.6% (95% CI 84.6 to 90.1) in the hypofractionated group and 88.9% (95% CI 86.0
+    to 91.3) in the conventional group': an interval holding the share right before it,
+    in a sentence that gives more than one, is an arm's own and compares nothing."""
+    share = _SHARE_BEFORE.search(sentence[max(0, match.start() - ARM_SHARE_LOOKBACK):
+                                          match.start()])
+    return (share is not None and low <= float(share[1]) <= high
+            and len(_SHARE_INTERVALS.findall(sentence)) > 1)
 
 
 def find_statistics(sentence: str, short_forms: Collection[str] = ()) -> list[Statistic]:
