@@ -47,12 +47,10 @@ REDUCTION_MEASURES = frozenset({"vaccine efficacy", "vaccine effectiveness",
 # How far before an interval its estimate may be named ("the risk ratio for X with A
 # versus B was 1.24 (95% CI ...)").
 MEASURE_LOOKBACK = 120
-# An arm's share right before its own interval ('87.6% (95% CI 84.6 to 90.1)'), the
-# characters before the interval in which it ends, and such intervals in a sentence.
+# An arm's share right before its own interval ('87.6% (95% CI 84.6 to 90.1)'), and the
+# characters before the interval in which it ends.
 _SHARE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?%\s*[(\[]\s*$")
 ARM_SHARE_LOOKBACK = 12
-_SHARE_INTERVALS = re.compile(r"\d\s?%\s*[(\[]\s*(?:9\d\s?%\s*)?(?:CI|confidence interval)",
-                              re.IGNORECASE)
 # (a risk reduction first: 'relative risk reduction' is not a 'relative risk')
 _MEASURE = re.compile(
     r"\b((?:(?:absolute|relative)\s+)?risk\s+reduction|"
@@ -117,14 +115,15 @@ def _p_statistic(match: re.Match[str]) -> Statistic | None:
     return Statistic(match.start(), state)
 
 
-def _interval_statistic(match: re.Match[str], sentence: str,
-                        has_p_value: bool) -> Statistic | None:
+def _interval_statistic(match: re.Match[str], sentence: str, has_p_value: bool,
+                        arm_shares: int) -> Statistic | None:
     """An interval excluding the null is significant; the null is 1 for ratios, 0 for
     differences. Unnamed all-positive intervals are read as ratios only when they
     straddle 1 (then not significant) and otherwise give no direction; unnamed intervals
     in percent are read against 0. An unnamed interval straddling 1 says nothing when the
     sentence gives a p-value: it may be a difference ('0.99 (95% CI 0.11-1.87) higher
-    ... (P = 0.028)'), and the p-value is not ambiguous."""
+    ... (P = 0.028)'), and the p-value is not ambiguous. `arm_shares`: how many of the
+    sentence's intervals follow a share (`_share_before`)."""
     low, high = _number(match["low"]), _number(match["high"])
     if low is None or high is None:
         return None
@@ -145,7 +144,11 @@ def _interval_statistic(match: re.Match[str], sentence: str,
         null = 0.0
     else:
         null = None
-    if null is None and _arm_share_interval(match, sentence, low, high):
+    share = _share_before(match, sentence)
+    if null is None and arm_shares > 1 and share is not None and low <= share <= high:
+        # '87.6% (95% CI 84.6 to 90.1) in the hypofractionated group and 88.9% (95% CI
+        # 86.0 to 91.3) in the conventional group': each arm's share with its own
+        # interval, no comparison of the arms
         return None
     if null is None and sentence[match.end():match.end() + 2].lstrip().startswith("%"):
         # '9.6% [CI 0.9 to 18.3%]': a percentage is a proportion or a difference of
@@ -168,14 +171,12 @@ def _interval_statistic(match: re.Match[str], sentence: str,
                      ratio=null == 1.0, hazard=measure in HAZARD_MEASURES)
 
 
-def _arm_share_interval(match: re.Match[str], sentence: str, low: float, high: float) -> bool:
-    """'87.6% (95% CI 84.6 to 90.1) in the hypofractionated group and 88.9% (95% CI 86.0
-    to 91.3) in the conventional group': an interval holding the share right before it,
-    in a sentence that gives more than one, is an arm's own and compares nothing."""
+def _share_before(match: re.Match[str], sentence: str) -> float | None:
+    """The percentage right before an interval's parenthesis ('87.6% (95% CI ...'), or
+    None."""
     share = _SHARE_BEFORE.search(sentence[max(0, match.start() - ARM_SHARE_LOOKBACK):
                                           match.start()])
-    return (share is not None and low <= float(share[1]) <= high
-            and len(_SHARE_INTERVALS.findall(sentence)) > 1)
+    return float(share[1]) if share else None
 
 
 def find_statistics(sentence: str, short_forms: Collection[str] = ()) -> list[Statistic]:
@@ -184,8 +185,10 @@ def find_statistics(sentence: str, short_forms: Collection[str] = ()) -> list[St
     found = [s for m in _P_VALUE.finditer(sentence)
              if not (m["ns"] and m[0] in short_forms) and (s := _p_statistic(m))]
     has_p_value = bool(found)
-    found += [s for m in _INTERVAL.finditer(sentence)
-              if (s := _interval_statistic(m, sentence, has_p_value))]
+    intervals = list(_INTERVAL.finditer(sentence))
+    arm_shares = sum(_share_before(m, sentence) is not None for m in intervals)
+    found += [s for m in intervals
+              if (s := _interval_statistic(m, sentence, has_p_value, arm_shares))]
     return sorted(found, key=lambda s: s.offset)
 
 
