@@ -483,3 +483,141 @@ def test_a_dose_between_with_and_the_arm_is_not_its_value(extractor: RuleExtract
     text = ("The mean percentage change from baseline in eczema severity was -74.3% with "
             "1.5% ruxolitinib and -26.9% with vehicle (P<0.0001).")
     assert polarities(extractor, text, "ruxolitinib", "eczema severity", "vehicle") == [-1]
+
+
+def test_an_arm_after_the_cue_is_a_setting_when_the_intervention_leads(
+        extractor: RuleExtractor) -> None:
+    # the visits raised net use (+1); 'after a mass campaign' is when, not the arm with
+    # more, although the comparator's name ('mass campaign alone') matches it
+    text = "Household visits increased bed net use after a mass campaign."
+    assert polarities(extractor, text, "household visits", "bed net use",
+                      "mass campaign alone") == [1]
+    # with no intervention before the cue, the arm after it is the one with more: less
+    # with the visits (-1)
+    text = "Bed net use was significantly higher in the mass campaign alone group."
+    assert polarities(extractor, text, "household visits", "bed net use",
+                      "mass campaign alone") == [-1]
+
+
+def test_a_survival_s_hazard_ratio_is_its_ending_event_s(extractor: RuleExtractor) -> None:
+    # a hazard ratio of 0.72 is fewer deaths: longer overall survival (+1)
+    text = ("Median overall survival was 14.1 months versus 10.2 months (hazard ratio "
+            "0.72; 95% CI 0.60 to 0.86; P<0.001).")
+    assert polarities(extractor, text, "pembrolizumab", "overall survival") == [1]
+
+
+def test_a_stage_or_greater_is_a_threshold_not_a_cue(extractor: RuleExtractor) -> None:
+    # 2.0% against 5.0% (RR 0.40): less NEC with probiotics (-1); 'or greater' is the
+    # stage the outcome counts from
+    text = ("NEC stage II or greater occurred in 10 infants (2.0%) in the probiotic group "
+            "and 25 (5.0%) in the placebo group (RR 0.40; 95% CI 0.19 to 0.83).")
+    assert polarities(extractor, text, "probiotics", "NEC") == [-1]
+
+
+def test_less_grades_the_cue_it_stands_before(extractor: RuleExtractor) -> None:
+    # 'as was repeat revascularisation' shares 'less frequent', nearer it than 'less':
+    # less (-1)
+    text = ("Stent thrombosis was less frequent with sirolimus-eluting stents (1.0% vs "
+            "3.0%; hazard ratio 0.33, 95% CI 0.15 to 0.72), as was repeat revascularisation "
+            "(4.0% vs 9.0%; hazard ratio 0.44, 95% CI 0.28 to 0.69).")
+    assert polarities(extractor, text, "sirolimus-eluting stents", "repeat revascularisation",
+                      "bare-metal stents") == [-1]
+
+
+@pytest.mark.parametrize(("text", "intervention", "outcome"), [
+    # more patients with no nausea: less nausea (-1)
+    ("The proportion of patients with no nausea was significantly greater with olanzapine "
+     "than with placebo (74% vs 45%; P=0.002).", "olanzapine", "nausea"),
+    # more survival without BPD: less BPD (-1)
+    ("Survival without bronchopulmonary dysplasia was significantly higher with caffeine "
+     "than with placebo (P=0.01).", "caffeine", "bronchopulmonary dysplasia"),
+])
+def test_more_of_an_outcome_s_absence_is_less_of_it(
+        extractor: RuleExtractor, text: str, intervention: str, outcome: str) -> None:
+    assert polarities(extractor, text, intervention, outcome) == [-1]
+
+
+def test_an_importance_section_is_background(extractor: RuleExtractor) -> None:
+    # JAMA's IMPORTANCE section says why the trial was asked, not what it found
+    text = ("IMPORTANCE: Surgical site infections are more common in women with obesity. "
+            "RESULTS: Surgical site infection occurred in 30 of 400 women (7.5%) with "
+            "negative pressure wound therapy and 32 of 405 (7.9%) with standard dressings "
+            "(P=0.80).")
+    parsed = extractor.parser.parse(Abstract("12345", "", text, 2020))
+    assert [parsed.readable(start) for start in parsed.bounds] == [False, True]
+
+
+@pytest.mark.parametrize("text", [
+    # the null is the infection rates': compliance rose (+1)
+    "The feedback programme improved hand-hygiene compliance without a detectable effect "
+    "on infection rates.",
+    "The feedback programme improved hand-hygiene compliance, but there was no effect on "
+    "infection rates.",
+])
+def test_a_null_aimed_at_another_outcome_is_not_this_one_s(
+        extractor: RuleExtractor, text: str) -> None:
+    assert polarities(extractor, text, "feedback programme", "hand hygiene compliance",
+                      "usual practice") == [1]
+
+
+def test_an_outcome_named_alone_is_read_before_its_composite_with_death(
+        extractor: RuleExtractor) -> None:
+    # severe ROP alone is less frequent with the lower target (-1); the composite with
+    # death did not differ, and is another outcome
+    composite = ("RESULTS: The rates of severe retinopathy or death did not differ "
+                 "significantly between the lower-saturation group and the "
+                 "higher-saturation group (28.3% and 32.1%; relative risk 0.90; 95% CI 0.76 "
+                 "to 1.06; P=0.21).")
+    alone = (" Death occurred more frequently in the lower-saturation group (19.9% vs 16.2%; "
+             "relative risk 1.27; 95% CI 1.01 to 1.60), whereas severe retinopathy among "
+             "survivors occurred less frequently in this group (8.6% vs 17.9%; relative risk "
+             "0.52; 95% CI 0.37 to 0.73).")
+    conclusion = (" CONCLUSIONS: A lower target range of oxygen saturation did not "
+                  "significantly decrease the composite outcome of severe retinopathy or "
+                  "death, but it resulted in an increase in mortality.")
+    arms = ("lower oxygen saturation target", "severe retinopathy of prematurity",
+            "higher oxygen saturation target")
+    assert polarities(extractor, composite + alone + conclusion, *arms) == [-1]
+    # named only in the composite, the composite is what there is (0)
+    assert polarities(extractor, composite + conclusion, *arms) == [0]
+
+
+def test_more_effective_is_better_whichever_way_the_outcome_is_named(
+        extractor: RuleExtractor) -> None:
+    # better than usual care: less disability (-1)
+    text = ("At 13 weeks, cognitive functional therapy was more effective than usual care "
+            "for disability (mean difference -4.6 points; 95% CI -5.9 to -3.4).")
+    assert polarities(extractor, text, "cognitive functional therapy", "disability",
+                      "usual care") == [-1]
+    # caries arrest is the good wanted, not the caries: more of it (+1)
+    text = ("Silver diamine fluoride was more effective than fluoride varnish for caries "
+            "arrest (P<0.001).")
+    assert polarities(extractor, text, "silver diamine fluoride", "caries arrest",
+                      "fluoride varnish") == [1]
+
+
+def test_more_patients_under_a_target_is_less_of_the_outcome(
+        extractor: RuleExtractor) -> None:
+    # more patients reached an HbA1c below 7% with the drug: lower HbA1c (-1)
+    text = ("More patients reached an HbA1c below 7% with empagliflozin (38%) than with "
+            "placebo (12%).")
+    assert polarities(extractor, text, "empagliflozin", "HbA1c") == [-1]
+    # a time to reach a value runs as written: longer with the drug (+1)
+    text = ("The median time to return to a shock index <0.98 was significantly longer "
+            "with the garment than with placebo (P=0.01).")
+    assert polarities(extractor, text, "garment", "time to return to a shock index") == [1]
+
+
+@pytest.mark.parametrize(("text", "intervention", "outcome", "comparator"), [
+    # a review's 'preterm birth' is the trial's delivery before 37 weeks: less (-1)
+    ("Delivery before 37 weeks occurred in 20 (8.9%) versus 36 (16.1%) women (relative "
+     "risk 0.55, 95% CI 0.33 to 0.92).", "vaginal progesterone", "preterm birth", "placebo"),
+    # 'opioid consumption' reported as morphine used; '-equivalent' is no null: less (-1)
+    ("Median 24-hour morphine-equivalent consumption was 17.5 mg in the lidocaine group "
+     "and 29.0 mg in the saline group (P=0.004).", "lidocaine", "opioid consumption",
+     "saline"),
+])
+def test_an_outcome_is_found_in_the_trial_s_own_words(
+        extractor: RuleExtractor, text: str, intervention: str, outcome: str,
+        comparator: str) -> None:
+    assert polarities(extractor, text, intervention, outcome, comparator) == [-1]

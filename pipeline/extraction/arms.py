@@ -171,7 +171,11 @@ def comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
             return ended[0][2] == "C"
         if began:
             return began[0][2] == "I"
+    led_by_head = bool(arms) and arms[0][2] == "I" and arms[0][1] <= cue_at and not any(
+        words[j] in ARM_PREPOSITIONS for j in range(max(start, arms[0][0] - 3), arms[0][0]))
     for arm_start, _, role in arms:
+        if led_by_head and role == "C":
+            break
         if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and any(
                 words[j] in ARM_PREPOSITIONS for j in range(max(cue_at, arm_start - 3),
                                                             arm_start)):

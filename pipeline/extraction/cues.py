@@ -23,6 +23,7 @@ from pipeline.extraction.lexicon import (
     PREDICATE_LEADS,
     PREDICATE_ONLY,
     RANKED_WORDS,
+    ROMAN_NUMERALS,
     SIGN_OF,
     VALENCE_CUES,
 )
@@ -87,6 +88,8 @@ def compound_sign(words: Sequence[str], start: int, end: int, at: int,
     outcome's name (`named`: 'a greater percentage decrease in tidal volume' is more of
     that decrease)."""
     sign = SIGN_OF[words[at]]
+    if at > start and words[at - 1] in ("less", "more") and words[at] not in CHANGE_WORDS:
+        return SIGN_OF[words[at - 1]] * sign  # 'less frequent', whichever is nearer Y
     if words[at] in CHANGE_WORDS:
         # 'decreased significantly less in the A group': the change is graded after it
         for i in range(at + 1, min(end, at + 3)):
@@ -136,8 +139,9 @@ def is_amount(words: Sequence[str], i: int) -> bool:
             i + 1 < len(words) and words[i + 1] in ("squares", "square"))):
         return True
     if i > 1 and words[i - 1] == "or" and (words[i - 2] in COUNT_WORDS
-                                           or words[i - 2].isdigit()):
-        return True
+                                           or words[i - 2].isdigit()
+                                           or words[i - 2] in ROMAN_NUMERALS):
+        return True  # 'one or more', 'grade 3 or higher', 'stage II or greater'
     if (words[i] in ("most", "least") and i > 0 and words[i - 1] == "the"
             and i + 1 < len(words) and words[i + 1] in RANKED_WORDS):
         return True

@@ -240,9 +240,11 @@ class RuleExtractor:
         measure_forms = _measure_short_forms(tail) if good_of_adverse else frozenset()
         when = _time_points(tail)
         order = introduced_first(heads, comparators)
+        halves = _halves_of_composites(parsed, tail, tails)
         for start, tail_mentions in tails.items():
             head_mentions = heads.get(start, [])
-            if not parsed.readable(start) or not (head_mentions or implicit_head):
+            if not parsed.readable(start) or start in halves or not (
+                    head_mentions or implicit_head):
                 continue
             sentence = parsed.sentence(start)
             tail_mention = max(tail_mentions, key=lambda m: m.score)
@@ -512,14 +514,39 @@ def _time_points(entity: Entity) -> frozenset[float]:
     return time_points(entity.name.lower().replace("-", " - ").split())
 
 
+def _halves_of_composites(parsed: ParsedAbstract, tail: Entity,
+                          tails: Mentions) -> frozenset[int]:
+    """The sentences that name the outcome only as half of a composite with death, when
+    others name it alone: the composite is another outcome than either half. Not for an
+    outcome that is a composite or a survival (its event takes in death)."""
+    words = _name_words(tail)
+    if "or" in words or "survival" in words:
+        return frozenset()
+    halves = frozenset(start for start, found in tails.items() if parsed.readable(start)
+                       and _with_death(parsed.words, max(found, key=lambda m: m.score)))
+    alone = any(parsed.readable(start) and start not in halves for start in tails)
+    return halves if alone else frozenset()
+
+
+def _with_death(words: list[str], mention: Mention) -> bool:
+    """Whether a mention is one half of a composite with death ('severe retinopathy or
+    death', 'death or BPD'): the composite is another outcome than either half."""
+    after, before = mention.end, mention.start - 1
+    return (after + 1 < len(words) and words[after] == "or" and stem(words[after + 1]) == "death"
+            or before >= 1 and words[before] == "or" and stem(words[before - 1]) == "death")
+
+
 def _timed_mention(words: list[str], mention: Mention) -> bool:
     """Whether a mention is what a time runs to ('time to death')."""
     return mention.start >= 2 and words[mention.start - 2:mention.start] == ["time", "to"]
 
 
 def _timed(entity: Entity) -> bool:
-    """Whether the outcome is a time ('time to recovery', 'duration of labour')."""
-    return not TIME_OUTCOME_WORDS.isdisjoint(_name_words(entity))
+    """Whether the outcome is a time ('time to recovery', 'duration of labour'), a
+    survival among them: its hazard ratio is the ending event's ('progression-free
+    survival ... HR 0.64' is a longer survival)."""
+    words = _name_words(entity)
+    return not TIME_OUTCOME_WORDS.isdisjoint(words) or "survival" in words
 
 
 def _reduction(entity: Entity) -> bool:

@@ -102,7 +102,7 @@ NULL_PHRASES = (
     "nonsignificantly", "no different", "unaffected by",
 )
 # Section labels whose sentences describe the question or the design, not a finding.
-NON_FINDING_SECTIONS = ("BACKGROUND", "INTRODUCTION", "OBJECTIVE", "AIM", "PURPOSE",
+NON_FINDING_SECTIONS = ("BACKGROUND", "INTRODUCTION", "IMPORTANCE", "OBJECTIVE", "AIM", "PURPOSE",
                         "METHOD", "DESIGN", "SETTING", "PARTICIPANT", "INTERVENTION",
                         "MEASURE", "REGISTRATION", "FUNDING", "CONTEXT", "ANIMALS",
                         "STATISTICAL", "TRIAL", "PATIENTS", "SUPPLEMENTARY", "MATERIAL")
@@ -180,6 +180,8 @@ WORSE_WORDS = _forms("worse", "worsen:,ed,s,ing", "impair:,ed,s")
 VALENCE_CUES = _forms("improv:e,ed,es,ing,ement,ements", "better", "worse",
                       "worsen:,ed,s,ing", "impair:,ed,s", "superior", "inferior", "benefit:,ed,s",
                       "beneficial", "outperform:,ed,s,ing")
+# Adjectives of efficacy a comparative grades ('more effective'): a valence, like 'better'.
+EFFICACY_WORDS = frozenset({"effective", "efficacious"})
 # Pace words: for an outcome that is a time ('time to recovery', 'operative time'),
 # 'recovered earlier' or 'faster' is less of it, 'later' or 'slower' more.
 PACE_CUES = frozenset({"earlier", "faster", "sooner", "quicker", "later", "slower"})
@@ -191,9 +193,10 @@ TIME_OUTCOME_WORDS = frozenset({"time", "times", "duration", "latency"})
 REDUCTION_OUTCOME_WORDS = frozenset({"reduction", "reductions", "decrease", "decreases",
                                      "decline", "fall", "drop", "lowering"})
 # Words that make an outcome named after something adverse a good one ('pain relief',
-# 'symptom improvement', 'pain-free', 'protection against infection', 'smoking cessation').
+# 'symptom improvement', 'pain-free', 'protection against infection', 'smoking cessation',
+# 'caries arrest').
 GOOD_OUTCOME_WORDS = _forms("relief", "improvement:,s", "free", "protection", "resolution",
-                            "remission", "cessation", "abstinence", "clearance")
+                            "remission", "cessation", "abstinence", "clearance", "arrest")
 ADVERSE_OUTCOME_WORDS = _forms(
     "pain", "ache", "stiffness", "symptom:,s", "severity", "disability", "fatigue",
     "anxiety", "depression", "depressive", "nausea", "vomiting", "pruritus", "itch:,ing",
@@ -305,6 +308,8 @@ COUNT_VALUES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
                 "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty": 20}
 # 'one or more', 'two or fewer': a count before 'or' makes the comparative an amount.
 COUNT_WORDS = frozenset(word for word, value in COUNT_VALUES.items() if value <= 10)
+# Stages and grades written as Roman numerals ('stage II or greater').
+ROMAN_NUMERALS = frozenset({"i", "ii", "iii", "iv"})
 # 'more than a decade', 'less than half', 'more than two', 'more than doubled': an amount
 # follows.
 AMOUNT_LEADS = COUNT_WORDS | {"a", "an", "half", "twice", "double", "doubled", "tripled",
@@ -525,65 +530,3 @@ def _spans_time(doc: Doc, start: int, end: int) -> bool:
 # 'non', as often written apart ('non apoptotic').
 HYPHEN_PREFIXES = frozenset({"intra", "inter", "peri", "post", "pre", "extra", "trans", "anti",
                              "sub", "re", "co"})
-
-# Two names of one outcome, a review's and a trial's ('adverse effects' / 'side effects'),
-# each way round: an outcome named by one is also looked for by the other.
-SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
-    ("adverse effects", "side effects"),
-    ("adverse events", "side effects"),
-    ("serious adverse events", "severe side effects"),
-    ("epinephrine", "adrenaline"),
-    ("norepinephrine", "noradrenaline"),
-    ("myocardial infarction", "heart attack"),
-    ("alopecia", "hair loss"),
-    ("hypertension", "high blood pressure"),
-    ("operative time", "duration of surgery"),
-    ("operative time", "operating time"),
-    ("cerebrovascular accident", "stroke"),
-    ("satiety", "fullness"),
-) for a, b in ((one, other), (other, one)))
-
-# Abbreviations common enough that abstracts use them undefined, with the long forms a
-# review writes out ('postoperative C-reactive protein levels' is 'CRP levels' in the
-# text), and that reviews use for what an abstract spells out ('LVEF'); one short form may
-# stand for more than one wording. Not ambiguous ones ('HR': heart rate or hazard ratio;
-# 'PE'; 'BPD').
-COMMON_ABBREVIATIONS = (
-    ("CRP", "C-reactive protein"), ("BMI", "body mass index"), ("BP", "blood pressure"),
-    ("HbA1c", "glycated hemoglobin"), ("HbA1c", "glycosylated hemoglobin"),
-    ("HbA1C", "glycated hemoglobin"), ("A1C", "glycated hemoglobin"), ("LBW", "low birth weight"),
-    ("SBP", "systolic blood pressure"),
-    ("DBP", "diastolic blood pressure"), ("QoL", "quality of life"), ("QOL", "quality of life"),
-    ("LDL", "low-density lipoprotein"), ("HDL", "high-density lipoprotein"),
-    ("HRQoL", "health-related quality of life"),
-    ("HRQOL", "health-related quality of life"), ("ICU", "intensive care unit"),
-    ("LOS", "length of stay"), ("OS", "overall survival"), ("VAS", "visual analogue scale"),
-    ("PONV", "postoperative nausea and vomiting"),
-    ("PFS", "progression-free survival"), ("eGFR", "estimated glomerular filtration rate"),
-    ("UTI", "urinary tract infection"), ("DVT", "deep vein thrombosis"),
-    ("VTE", "venous thromboembolism"), ("MI", "myocardial infarction"),
-    ("NEC", "necrotizing enterocolitis"), ("ROP", "retinopathy of prematurity"),
-    ("SSI", "surgical site infection"), ("PPH", "postpartum hemorrhage"),
-    ("IOP", "intraocular pressure"),
-    ("VAP", "ventilator-associated pneumonia"),
-    ("LVEF", "left ventricular ejection fraction"), ("PaO2", "arterial oxygen tension"),
-    ("PaO2", "arterial partial pressure of oxygen"),
-    ("PaCO2", "arterial partial pressure of carbon dioxide"), ("FVC", "forced vital capacity"),
-    ("FEV1", "forced expiratory volume in 1 second"),
-    ("FEV1", "forced expiratory volume in one second"),
-    ("PEF", "peak expiratory flow"), ("PEFR", "peak expiratory flow rate"), ("TG", "triglycerides"),
-    ("MAP", "mean arterial pressure"),
-    ("CVP", "central venous pressure"), ("ARDS", "acute respiratory distress syndrome"),
-    ("AKI", "acute kidney injury"), ("MACE", "major adverse cardiovascular events"),
-    ("SAEs", "serious adverse events"),
-    ("AEs", "adverse events"), ("TC", "total cholesterol"), ("FPG", "fasting plasma glucose"),
-    ("ALT", "alanine aminotransferase"),
-    ("AST", "aspartate aminotransferase"), ("WBC", "white blood cell count"),
-    ("GCS", "Glasgow Coma Scale"), ("mRS", "modified Rankin Scale"), ("HCO3", "bicarbonate"),
-    ("MMSE", "Mini-Mental State Examination"),
-    ("ODI", "Oswestry Disability Index"), ("6MWD", "six-minute walk distance"),
-    ("6MWD", "6-minute walk distance"),
-    ("SGA", "small for gestational age"), ("IVH", "intraventricular hemorrhage"),
-    ("PDA", "patent ductus arteriosus"), ("MVPA", "moderate-to-vigorous physical activity"),
-)
-

@@ -20,15 +20,14 @@ from spacy.tokens import Doc
 
 from pipeline.extraction.group_labels import GROUP_LABEL, group_labels
 from pipeline.extraction.lexicon import (
-    COMMON_ABBREVIATIONS,
     COUNT_WORDS,
     DOSE_UNITS,
     GENERIC_OUTCOME_WORDS,
     HYPHEN_PREFIXES,
-    SAME_OUTCOME_PHRASES,
     SAME_OUTCOME_WORDS,
     STOP_WORDS,
 )
+from pipeline.extraction.synonyms import COMMON_ABBREVIATIONS, SAME_OUTCOME_PHRASES
 from pipeline.extraction.text import clean_name
 from pipeline.model import Entity
 

@@ -32,6 +32,7 @@ from pipeline.extraction.cues import (
 )
 from pipeline.extraction.lexicon import (
     COPULAS,
+    EFFICACY_WORDS,
     FINDING_VERBS,
     LESS_WORDS,
     LIKENESS_WORDS,
@@ -151,12 +152,38 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
             sentence.words[i] in SIGN_OF for i in range(tail.start, tail.end)):
         # 'reduction in pain' matched as 'pain': less pain is more reduction
         reading = replace(reading, polarity=-reading.polarity)
+    if reading is not None and not timed_tail and _below_a_target(sentence.words, tail):
+        # 'more patients reached an HbA1c below 7%': more of them is less of the outcome
+        # (not 'the time to return to SI <0.98', which runs as written)
+        return replace(reading, polarity=-reading.polarity)
     if (reading is not None and tail.score >= WHOLE_FUZZY_SCORE
             and _free_of(sentence.words, tail)):
         # 'more patients were pain-free', 'relapse-free survival was longer': the
         # sentence counts the outcome's absence, so more of that is less of the outcome
         return replace(reading, polarity=-reading.polarity)
     return reading
+
+
+def _below_a_target(words: Sequence[str], tail: Mention) -> bool:
+    """Whether the outcome is named with a target under a value ('an HbA1c below 7%',
+    'LDL cholesterol < 70 mg/dL'): a count of patients who reached it."""
+    at = tail.end
+    if at < len(words) and words[at] in ("below", "under", "<"):
+        at += 1
+    elif words[at:at + 2] == ["less", "than"]:
+        at += 2
+    else:
+        return False
+    return at < len(words) and any(ch.isdigit() for ch in words[at])
+
+
+def _without_another(words: Sequence[str], span: tuple[int, int], cue_at: int,
+                     tail: Mention) -> bool:
+    """'improved compliance without a detectable effect on infection rates', 'reduced
+    recurrence, but there was no effect on survival': a null after the changed outcome,
+    opened by 'without' or aimed at something ('on'), is said of what follows it."""
+    return cue_at < tail.start < span[0] and (
+        words[span[0]] == "without" or span[1] < len(words) and words[span[1]] == "on")
 
 
 def _slower(words: Sequence[str], cue_at: int, end: int, tail: Mention) -> bool:
@@ -197,6 +224,9 @@ def _free_of(words: Sequence[str], tail: Mention) -> bool:
     first = min(matched)
     if first >= 2 and words[first - 2] in RELIEF_WORDS and words[first - 1] in ("of", "from"):
         return True  # 'free of vomiting', 'greater relief of dentine hypersensitivity'
+    if first >= 2 and words[first - 2:first] == ["with", "no"] or (
+            first >= 1 and words[first - 1] == "without"):
+        return True  # 'the proportion of patients with no nausea', 'survival without BPD'
     last = max(matched)
     if last + 1 < len(words) and words[last + 1] == "relief" and last + 1 not in matched:
         return True  # 'pain relief' for 'pain'
@@ -255,8 +285,10 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     null_spans = [span for span in (
         # a null inside the outcome's name, matched as written, is part of it ('success,
         # without antibiotic change')
+        # ('morphine-equivalent consumption': the second half of a compound, too)
         _nearest_span([s for s in sentence.nulls if start <= s[0] < end
-                       and not (tail.exact and tail.start <= s[0] < tail.end)
+                       and not ((tail.exact or words[s[0] - 1] == "-")
+                                and tail.start <= s[0] < tail.end)
                        and not likened_to_another(words, s, start, end, arm_tokens,
                                                   head_tokens)], tail),
         null_follow_up(sentence, end, arm_tokens, head_tokens)) if span is not None]
@@ -279,7 +311,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         null_spans = [span for span in null_spans if not (
             distance_to(*span, tail) > cue_distance and not negated and (
                 significance is Significance.SIGNIFICANT
-                or conjoined_apart(words, span[1], min(cue_at, tail.start))) and not (
+                or conjoined_apart(words, span[1], min(cue_at, tail.start))
+                or _without_another(words, span, cue_at, tail)) and not (
                 span[0] > cue_at and (between_arms(words, span[1], sentence.end,
                                                    arm_tokens, head_tokens)
                                       or difference_between_arms(words, span[0], cue_at))))]
@@ -348,15 +381,19 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     if not timed_tail and _slower(words, cue_at, end, tail):
         # 'gained weight more slowly than': less of the change
         unflipped = -unflipped
+    # 'more effective than usual care': a comparative of efficacy says better, as
+    # 'improved' does, whichever way the outcome is named
+    valence = cue in VALENCE_CUES or cue in ("more", "less") and (
+        cue_at + 1 < end and words[cue_at + 1] in EFFICACY_WORDS)
     flipped = summed_up is None and by_amounts is None and comparator_is_subject(
         sentence, start, end, cue_at, heads, comparators) and not _estimate_says(
-        sentence, cue_at, unflipped if cue not in VALENCE_CUES else 0, comparators)
+        sentence, cue_at, unflipped if not valence else 0, comparators)
     polarity = unflipped * (-1 if flipped else 1)
     # 'recovered earlier', 'more rapid recovery': a faster pace is a shorter time
-    if adverse_tail and cue in VALENCE_CUES or timed_tail and (
+    if adverse_tail and valence or timed_tail and (
             cue in PACE_CUES or cue_at + 1 < end and words[cue_at + 1] in PACE_WORDS):
         polarity = -polarity
-    if cue in VALENCE_CUES:
+    if valence:
         # 'improved the RDI from 22.2 to 16.5 events per hour': the numbers say which way
         # the outcome went, whatever it is named
         moved = values_moved(words, cue_at, min(end, tail.end + FROM_LOOKAHEAD), end)
