@@ -171,6 +171,8 @@ def comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
             return ended[0][2] == "C"
         if began:
             return began[0][2] == "I"
+    # 'X reduced PPH after caesarean delivery': where the intervention opens the clause as
+    # its subject, a comparator's name after the cue is a setting, not the arm with more
     led_by_head = bool(arms) and arms[0][2] == "I" and arms[0][1] <= cue_at and not any(
         words[j] in ARM_PREPOSITIONS for j in range(max(start, arms[0][0] - 3), arms[0][0]))
     for arm_start, _, role in arms:

@@ -209,8 +209,9 @@ def _times_asked(words: Sequence[str], start: int, end: int,
 
 
 def _free_of(words: Sequence[str], tail: Mention) -> bool:
-    """Whether the outcome is named as what patients are free of, or relieved of:
+    """Whether the outcome is named as what patients are free of, relieved of or without:
     'pain-free', 'pain free at 2 hours', 'free of vomiting', 'relief of hypersensitivity',
+    'with no nausea', 'survival without BPD',
     'pain relief' (not an outcome whose own name says so: its mention matched 'free' or
     'relief'), or 'free of pain attributable to PHN'. Only for a mention of
     every word of the outcome: 'ventilator-free days' is not the absence of
