@@ -173,20 +173,25 @@ def comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
             return began[0][2] == "I"
     # 'X reduced PPH after caesarean delivery': where the intervention opens the clause as
     # its subject, a comparator's name after the cue is a setting, not the arm with more
-    led_by_head = bool(arms) and arms[0][2] == "I" and arms[0][1] <= cue_at and not any(
-        words[j] in ARM_PREPOSITIONS for j in range(max(start, arms[0][0] - 3), arms[0][0]))
+    led_by_head = bool(arms) and arms[0][2] == "I" and arms[0][1] <= cue_at and not (
+        _behind_preposition(words, start, arms[0][0]))
     for arm_start, _, role in arms:
         if led_by_head and role == "C":
             break
-        if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and any(
-                words[j] in ARM_PREPOSITIONS for j in range(max(cue_at, arm_start - 3),
-                                                            arm_start)):
+        if cue_at < arm_start <= cue_at + SUBJECT_WINDOW and _behind_preposition(
+                words, cue_at, arm_start):
             if words[arm_start - 1] == "from":
                 return role == "I"  # 'a reduction from baseline': the arm it began at
             return role == "C"
     before = [a for a in arms if a[1] <= cue_at]
     return bool(before) and before[0][2] == "C" and not _listed_after_unnamed_arm(
         words, start, before[0][0], arms)
+
+
+def _behind_preposition(words: Sequence[str], floor: int, arm_start: int) -> bool:
+    """Whether an arm's name comes within three words after 'in', 'with', 'after', ...
+    ('higher in the placebo group'), not before `floor`."""
+    return any(words[j] in ARM_PREPOSITIONS for j in range(max(floor, arm_start - 3), arm_start))
 
 
 def _listed_after_unnamed_arm(words: Sequence[str], start: int, arm_start: int,
