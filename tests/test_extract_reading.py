@@ -12,6 +12,7 @@ import pytest
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.locate import initialisms
 from pipeline.extraction.scales import defined_scales
+from pipeline.extraction.synonyms import class_members
 from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Query
 
@@ -621,3 +622,34 @@ def test_an_outcome_is_found_in_the_trial_s_own_words(
         extractor: RuleExtractor, text: str, intervention: str, outcome: str,
         comparator: str) -> None:
     assert polarities(extractor, text, intervention, outcome, comparator) == [-1]
+
+
+def test_a_drug_class_is_found_by_its_members() -> None:
+    assert "ramipril" in class_members("angiotensin-converting enzyme inhibitors")
+    assert "telmisartan" in class_members("ARBs")
+    assert "budesonide" in class_members("inhaled corticosteroids")
+    assert "atorvastatin" in class_members("statin therapy")
+    # a member the other arm names is not the class's ('dexamethasone' against
+    # 'corticosteroids' is against the other corticosteroids)
+    members = class_members("corticosteroids", "dexamethasone")
+    assert "dexamethasone" not in members and "prednisolone" in members
+    # the class must be what is given, not a word before it
+    assert class_members("statin adherence") == [] and class_members("placebo") == []
+
+
+@pytest.mark.parametrize(("text", "intervention", "comparator", "expected"), [
+    # losartan is an ARB, enalapril an ACE inhibitor: less cough with the ARB is more
+    # with the ACE inhibitor (+1), and the same sentence asked the other way round (-1)
+    ("Cough was less frequent with losartan than with enalapril (2.0% vs 9.1%; "
+     "P<0.001).",
+     "angiotensin-converting enzyme inhibitors", "angiotensin receptor blockers", [1]),
+    ("Cough was less frequent with losartan than with enalapril (2.0% vs 9.1%; "
+     "P<0.001).", "ARBs", "ACE inhibitors", [-1]),
+    # a member against its own class: the arm is named as itself, the class by the rest
+    ("Cough was more frequent with dexamethasone than with prednisolone (12% vs 5%; "
+     "P=0.01).", "dexamethasone", "corticosteroids", [1]),
+])
+def test_an_arm_named_by_its_class_is_found_by_a_member(
+        extractor: RuleExtractor, text: str, intervention: str, comparator: str,
+        expected: list[int]) -> None:
+    assert polarities(extractor, text, intervention, "cough", comparator) == expected

@@ -23,6 +23,7 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits, stem
 from pipeline.extraction.scales import defined_scales, scales_of
+from pipeline.extraction.synonyms import class_members
 from pipeline.model import Entity, Query
 
 Mentions = dict[int, list[Mention]]  # sentence start token -> mentions in it, in order
@@ -144,12 +145,14 @@ class MentionLocator:
             outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
         outcome = self._measured_by_scales(parsed, query.outcome, outcome)
         if query.comparator is None:
+            arm = arm.with_aliases(class_members(query.intervention.name))
             return (_same_dose(parsed, self.mentions(parsed, arm, self.arm_threshold),
                                query.intervention), outcome, {})
         arm, other = _label_of_the_other_arm(parsed, arm, self.terms(parsed, query.comparator))
         names = query.intervention.name, query.comparator.name
-        arm = arm.with_aliases(distinguishing_forms(*names))
-        other = other.with_aliases(distinguishing_forms(*reversed(names)))
+        arm = arm.with_aliases([*distinguishing_forms(*names), *class_members(*names)])
+        other = other.with_aliases([*distinguishing_forms(*reversed(names)),
+                                    *class_members(*reversed(names))])
         shared = arm.stems & other.stems
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either

@@ -4,6 +4,8 @@ mentions.py looks for an entity under each."""
 
 from __future__ import annotations
 
+import re
+
 # Two names of one outcome, a review's and a trial's ('adverse effects' / 'side effects'),
 # each way round: an outcome named by one is also looked for by the other.
 SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
@@ -78,3 +80,111 @@ COMMON_ABBREVIATIONS = (
     ("PDA", "patent ductus arteriosus"), ("MVPA", "moderate-to-vigorous physical activity"),
 )
 
+
+# A drug class a review names and the members (INN) its trials give instead: 'ACE
+# inhibitors' against 'ARBs' is ramipril against telmisartan in the abstract. Each class by
+# its names in the singular; the members are looked for as exact phrases only.
+DRUG_CLASSES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("ace inhibitor", "ace-inhibitor", "acei", "angiotensin-converting enzyme inhibitor",
+      "angiotensin converting enzyme inhibitor", "angiotensin-converting-enzyme inhibitor"),
+     ("captopril", "enalapril", "lisinopril", "ramipril", "perindopril", "quinapril",
+      "benazepril", "fosinopril", "trandolapril", "cilazapril", "zofenopril", "moexipril",
+      "imidapril")),
+    (("angiotensin receptor blocker", "angiotensin-receptor blocker", "arb",
+      "angiotensin ii receptor blocker", "angiotensin ii receptor antagonist",
+      "angiotensin receptor antagonist"),
+     ("losartan", "valsartan", "candesartan", "irbesartan", "telmisartan", "olmesartan",
+      "eprosartan", "azilsartan")),
+    (("statin", "hmg-coa reductase inhibitor"),
+     ("atorvastatin", "simvastatin", "rosuvastatin", "pravastatin", "fluvastatin",
+      "lovastatin", "pitavastatin")),
+    (("beta-blocker", "beta blocker", "β-blocker", "beta-adrenergic blocker"),
+     ("propranolol", "metoprolol", "atenolol", "bisoprolol", "carvedilol", "nebivolol",
+      "labetalol", "esmolol", "sotalol", "nadolol", "timolol")),
+    (("proton pump inhibitor", "proton-pump inhibitor", "ppi"),
+     ("omeprazole", "esomeprazole", "lansoprazole", "pantoprazole", "rabeprazole",
+      "dexlansoprazole")),
+    (("corticosteroid", "glucocorticoid", "steroid", "glucocorticosteroid"),
+     ("dexamethasone", "betamethasone", "prednisolone", "prednisone", "methylprednisolone",
+      "hydrocortisone", "budesonide", "fluticasone", "beclomethasone", "triamcinolone",
+      "mometasone", "ciclesonide", "deflazacort", "cortisone")),
+    (("nsaid", "non-steroidal anti-inflammatory drug", "nonsteroidal anti-inflammatory drug",
+      "non-steroidal anti-inflammatory"),
+     ("ibuprofen", "naproxen", "diclofenac", "ketorolac", "ketoprofen", "dexketoprofen",
+      "indomethacin", "indometacin", "piroxicam", "meloxicam", "celecoxib", "etoricoxib",
+      "parecoxib", "mefenamic acid", "flurbiprofen", "etodolac", "nabumetone")),
+    (("cox-2 inhibitor", "selective cox-2 inhibitor", "coxib"),
+     ("celecoxib", "etoricoxib", "parecoxib", "rofecoxib", "valdecoxib", "lumiracoxib")),
+    (("opioid", "opiate"),
+     ("morphine", "fentanyl", "oxycodone", "hydromorphone", "tramadol", "codeine",
+      "buprenorphine", "methadone", "tapentadol", "remifentanil", "sufentanil", "alfentanil",
+      "pethidine", "meperidine", "diamorphine", "hydrocodone")),
+    (("benzodiazepine",),
+     ("diazepam", "lorazepam", "midazolam", "clonazepam", "alprazolam", "temazepam",
+      "oxazepam", "chlordiazepoxide", "nitrazepam", "triazolam")),
+    (("ssri", "selective serotonin reuptake inhibitor"),
+     ("fluoxetine", "sertraline", "paroxetine", "citalopram", "escitalopram", "fluvoxamine")),
+    (("tricyclic antidepressant", "tca"),
+     ("amitriptyline", "nortriptyline", "imipramine", "clomipramine", "desipramine",
+      "doxepin")),
+    (("bisphosphonate",),
+     ("alendronate", "risedronate", "ibandronate", "zoledronic acid", "zoledronate",
+      "pamidronate", "etidronate", "clodronate")),
+    (("triptan",),
+     ("sumatriptan", "rizatriptan", "zolmitriptan", "eletriptan", "naratriptan",
+      "almotriptan", "frovatriptan")),
+    (("calcium channel blocker", "calcium-channel blocker", "calcium antagonist"),
+     ("amlodipine", "nifedipine", "felodipine", "diltiazem", "verapamil", "nicardipine",
+      "nimodipine", "lercanidipine")),
+    (("5-ht3 receptor antagonist", "5-ht3 antagonist", "serotonin receptor antagonist"),
+     ("ondansetron", "granisetron", "palonosetron", "tropisetron", "dolasetron",
+      "ramosetron")),
+    (("sglt2 inhibitor", "sglt-2 inhibitor", "sodium-glucose cotransporter 2 inhibitor"),
+     ("empagliflozin", "dapagliflozin", "canagliflozin", "ertugliflozin")),
+    (("glp-1 receptor agonist", "glp-1 agonist", "glucagon-like peptide-1 receptor agonist"),
+     ("liraglutide", "semaglutide", "exenatide", "dulaglutide", "lixisenatide",
+      "albiglutide")),
+    (("dpp-4 inhibitor", "dipeptidyl peptidase-4 inhibitor"),
+     ("sitagliptin", "saxagliptin", "linagliptin", "vildagliptin", "alogliptin")),
+    (("sulfonylurea", "sulphonylurea"),
+     ("glibenclamide", "glyburide", "glipizide", "gliclazide", "glimepiride")),
+    (("direct oral anticoagulant", "doac", "noac", "non-vitamin k antagonist oral anticoagulant"),
+     ("apixaban", "rivaroxaban", "dabigatran", "edoxaban")),
+    (("low molecular weight heparin", "low-molecular-weight heparin", "lmwh"),
+     ("enoxaparin", "dalteparin", "tinzaparin", "nadroparin")),
+    (("macrolide",), ("azithromycin", "clarithromycin", "erythromycin", "roxithromycin")),
+    (("fluoroquinolone", "quinolone"),
+     ("ciprofloxacin", "levofloxacin", "moxifloxacin", "ofloxacin", "norfloxacin")),
+    (("local anaesthetic", "local anesthetic"),
+     ("lidocaine", "lignocaine", "bupivacaine", "ropivacaine", "levobupivacaine",
+      "mepivacaine", "articaine", "prilocaine")),
+    (("h2 receptor antagonist", "h2-receptor antagonist", "h2 blocker", "h2-blocker"),
+     ("ranitidine", "famotidine", "cimetidine", "nizatidine")),
+    (("leukotriene receptor antagonist",), ("montelukast", "zafirlukast", "pranlukast")),
+    (("antifibrinolytic",), ("tranexamic acid", "aminocaproic acid", "aprotinin")),
+    (("prostaglandin analogue", "prostaglandin analog"),
+     ("latanoprost", "travoprost", "bimatoprost", "tafluprost")),
+    (("loop diuretic",), ("furosemide", "frusemide", "bumetanide", "torasemide")),
+    (("mineralocorticoid receptor antagonist", "aldosterone antagonist"),
+     ("spironolactone", "eplerenone", "finerenone")),
+    (("anti-vegf", "anti-vegf agent", "anti-vascular endothelial growth factor"),
+     ("bevacizumab", "ranibizumab", "aflibercept")),
+)
+
+# A class named at the end of an entity's name ('inhaled corticosteroids', 'ARBs'),
+# plural or singular, perhaps followed by a word for giving it ('statin therapy').
+_CLASS_NAME = {name: members for names, members in DRUG_CLASSES for name in names}
+_ENDS_WITH_CLASS = re.compile(
+    r"(?:^|[\s(])(?P<name>" + "|".join(sorted(map(re.escape, _CLASS_NAME), key=len, reverse=True))
+    + r")s?(?:\s+(?:therapy|treatment|drugs?|agents?|medications?|injections?))?$")
+
+
+def class_members(name: str, other: str = "") -> list[str]:
+    """The members of the drug class `name` ends with, or none; not those the other
+    arm's name holds ('dexamethasone' against 'corticosteroids' is against the others)."""
+    found = _ENDS_WITH_CLASS.search(name.lower().strip())
+    if not found:
+        return []
+    other_words = other.lower()
+    return [m for m in _CLASS_NAME[found["name"]]
+            if not re.search(rf"\b{re.escape(m)}\b", other_words)]
