@@ -89,6 +89,12 @@ def test_a_construct_is_measured_by_its_scales() -> None:
     # a scale that runs against its construct is not one of them
     assert "ADAS-Cog" not in scales_of("cognitive function")
     assert scales_of("all-cause mortality") == []
+    assert {"CAPS", "PCL-5"} <= set(scales_of("post-traumatic stress symptom severity"))
+    assert "ARAT" in scales_of("upper limb function")
+    # the construct's end is not its amount: a fall in CAPS is no loss of the diagnosis
+    assert scales_of("proportion no longer meeting criteria for post-traumatic stress "
+                     "disorder") == []
+    assert scales_of("remission of depression") == []
 
 
 @pytest.mark.parametrize(("result", "outcome", "polarity"), [
@@ -99,6 +105,14 @@ def test_a_construct_is_measured_by_its_scales() -> None:
      "groups (p = 0.34).", "health-related quality of life", 0),
     ("The six-minute walk distance (6MWD) increased by 46 m more with aerobic exercise than "
      "with stretching (95% CI 22 to 70 m).", "exercise capacity", 1),
+    # CAPS is the PTSD symptoms' severity: a difference spanning 0 is no difference
+    ("CAPS scores fell by 21.4 points with aerobic exercise and 19.8 points with "
+     "stretching (mean difference -1.6, 95% CI -6.0 to 2.8; P=0.47).",
+     "post-traumatic stress symptom severity", 0),
+    # the Action Research Arm Test is upper limb function: more of it (+1)
+    ("ARAT scores improved by 12.1 points with aerobic exercise and 7.0 points with "
+     "stretching (adjusted difference 5.1, 95% CI 2.0 to 8.2; P=0.001).",
+     "upper limb function", 1),
 ])
 def test_a_finding_on_the_scale_is_one_on_the_construct(result: str, outcome: str,
                                                        polarity: int) -> None:

@@ -24,19 +24,34 @@ CONSTRUCT_SCALES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "HAM-D", "HAMD", "HDRS", "HRSD", "Hamilton Depression Rating Scale", "MADRS",
         "Montgomery-Asberg Depression Rating Scale", "BDI", "BDI-II",
         "Beck Depression Inventory", "PHQ-9", "CES-D", "EPDS",
-        "Edinburgh Postnatal Depression Scale", "Geriatric Depression Scale", "CDRS-R")),
+        "Edinburgh Postnatal Depression Scale", "Geriatric Depression Scale", "CDRS-R",
+        "HADS-D", "QIDS", "QIDS-SR", "PHQ-8", "Children's Depression Inventory")),
     ("anxiety", ("HAM-A", "HAMA", "Hamilton Anxiety Rating Scale", "GAD-7", "STAI",
-                 "State-Trait Anxiety Inventory", "Beck Anxiety Inventory")),
+                 "State-Trait Anxiety Inventory", "Beck Anxiety Inventory", "HADS-A")),
+    ("post-traumatic stress|posttraumatic stress|ptsd", (
+        "CAPS", "CAPS-5", "Clinician-Administered PTSD Scale", "PCL-5", "PTSD Checklist",
+        "IES-R", "Impact of Event Scale")),
+    ("obsessive-compulsive|ocd", ("Y-BOCS", "YBOCS", "CY-BOCS",
+                                  "Yale-Brown Obsessive Compulsive Scale")),
+    ("mania|manic", ("YMRS", "Young Mania Rating Scale")),
     ("social anxiety", ("LSAS", "Liebowitz Social Anxiety Scale")),
     ("psychotic symptoms|psychotic|schizophrenia symptoms|psychopathology", (
         "PANSS", "Positive and Negative Syndrome Scale", "BPRS",
         "Brief Psychiatric Rating Scale")),
-    ("quality of life", ("SF-36", "SF-12", "EQ-5D", "QLQ-C30", "EORTC QLQ-C30",
-                         "WHOQOL-BREF", "PedsQL", "FACT-G")),
+    ("quality of life", ("SF-36", "SF-12", "EQ-5D", "EQ-5D-5L", "EQ-5D-3L", "EuroQol",
+                         "QLQ-C30", "EORTC QLQ-C30", "WHOQOL-BREF", "PedsQL", "FACT-G",
+                         "KCCQ", "Kansas City Cardiomyopathy Questionnaire")),
     ("cognitive function|cognition", ("MMSE", "Mini-Mental State Examination", "MoCA",
                                       "Montreal Cognitive Assessment")),
     ("adhd symptoms|attention-deficit", ("SNAP-IV", "ADHD-RS", "ADHD Rating Scale")),
-    ("activities of daily living", ("Barthel Index", "Barthel")),
+    ("activities of daily living|functional independence", (
+        "Barthel Index", "Barthel", "FIM", "Functional Independence Measure")),
+    ("upper limb function|upper extremity function|arm function|arm motor function", (
+        "ARAT", "Action Research Arm Test", "Fugl-Meyer", "Box and Block Test")),
+    ("balance", ("Berg Balance Scale", "BBS")),
+    ("neuropsychiatric symptoms", ("NPI", "Neuropsychiatric Inventory")),
+    ("agitation", ("CMAI", "Cohen-Mansfield Agitation Inventory")),
+    ("sleepiness", ("ESS", "Epworth Sleepiness Scale")),
     ("back-related disability|back pain disability|low back disability", (
         "ODI", "Oswestry Disability Index", "Roland-Morris", "RMDQ")),
     ("exercise capacity|walking capacity", (
@@ -54,10 +69,19 @@ _CONSTRUCTS = tuple((re.compile(rf"\b(?:{words})\b"), scales)
                     for words, scales in CONSTRUCT_SCALES)
 
 
+# An outcome that is the construct's end, not its amount ('no longer meeting criteria for
+# PTSD', 'remission of depression'): a scale's score runs the other way or not at all.
+_ENDED = re.compile(r"\b(?:no longer|remission|remitted|recovery|recovered|response|"
+                    r"responders?|free of|loss of)\b")
+
+
 def scales_of(outcome: str) -> list[str]:
     """The scales that measure the outcome's construct ('severity of depressive
-    symptoms' -> 'HAM-D', 'MADRS', ...); none when the outcome names no construct here."""
+    symptoms' -> 'HAM-D', 'MADRS', ...); none when the outcome names no construct here
+    or its end."""
     lowered = outcome.lower()
+    if _ENDED.search(lowered):
+        return []
     return [scale for pattern, scales in _CONSTRUCTS if pattern.search(lowered)
             for scale in scales]
 
