@@ -12,7 +12,7 @@ import pytest
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.locate import initialisms
 from pipeline.extraction.scales import defined_scales
-from pipeline.extraction.synonyms import class_members
+from pipeline.extraction.synonyms import class_members, reworded_change
 from pipeline.extraction.timepoints import time_points
 from pipeline.model import Abstract, Entity, Query
 
@@ -653,3 +653,26 @@ def test_an_arm_named_by_its_class_is_found_by_a_member(
         extractor: RuleExtractor, text: str, intervention: str, comparator: str,
         expected: list[int]) -> None:
     assert polarities(extractor, text, intervention, "cough", comparator) == expected
+
+
+def test_an_outcome_s_change_word_is_read_under_its_other_words() -> None:
+    assert reworded_change("decreased appetite") == [
+        "reduced appetite", "diminished appetite", "lowered appetite"]
+    assert "elevated liver enzymes" in reworded_change("increased liver enzymes")
+    assert reworded_change("appetite") == [] and reworded_change("decreased") == []
+
+
+@pytest.mark.parametrize(("text", "intervention", "outcome", "comparator", "expected"), [
+    # 'Reduced appetite' is the adverse event asked about, not a cue: more of it (+1)
+    ("Reduced appetite was reported as an adverse event in 40 children (24.2%) receiving "
+     "guanfacine and 5 (3.1%) receiving placebo (risk ratio 7.85, 95% CI 3.19 to 19.3).",
+     "guanfacine", "decreased appetite", "placebo", [1]),
+    # a review's 'smoking cessation' is the trial's continuous abstinence: more (+1)
+    ("Continuous abstinence at 6 months was achieved by 21.8% in the varenicline group "
+     "and 15.0% in the patch group (risk ratio 1.46, 95% CI 1.15 to 1.85).",
+     "varenicline", "smoking cessation", "nicotine patch", [1]),
+])
+def test_an_outcome_is_found_under_the_trial_s_words_for_it(
+        extractor: RuleExtractor, text: str, intervention: str, outcome: str,
+        comparator: str, expected: list[int]) -> None:
+    assert polarities(extractor, text, intervention, outcome, comparator) == expected

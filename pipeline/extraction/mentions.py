@@ -27,7 +27,11 @@ from pipeline.extraction.lexicon import (
     SAME_OUTCOME_WORDS,
     STOP_WORDS,
 )
-from pipeline.extraction.synonyms import COMMON_ABBREVIATIONS, SAME_OUTCOME_PHRASES
+from pipeline.extraction.synonyms import (
+    COMMON_ABBREVIATIONS,
+    SAME_OUTCOME_PHRASES,
+    reworded_change,
+)
 from pipeline.extraction.text import clean_name
 from pipeline.model import Entity
 
@@ -428,7 +432,8 @@ def reworded(terms: Terms) -> Terms:
     lowered = name.lower()
     variants += [swapped for one, other in SAME_OUTCOME_PHRASES
                  if (swapped := _swap_word(lowered, one, other))]
-    return terms.with_aliases(variants).with_keywords(variants) if variants else terms
+    reworded_terms = terms.with_aliases(variants).with_keywords(variants) if variants else terms
+    return reworded_terms.with_aliases(reworded_change(name))
 
 
 def _common_abbreviations(text: str) -> list[tuple[str, str]]:

@@ -34,7 +34,14 @@ SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
     ("staining", "discoloration"),
     ("length of hospital stay", "days in hospital"),
     ("length of hospital stay", "hospital stay"),
+    ("smoking cessation", "abstinence"),
+    ("smoking cessation", "quit rate"),
 ) for a, b in ((one, other), (other, one)))
+
+# Words an outcome's name may open with that say which way it went ('decreased appetite',
+# an adverse event); a trial may write any of its group ('Reduced appetite was reported').
+CHANGE_WORDS = (("decreased", "reduced", "diminished", "lowered"),
+                ("increased", "elevated", "raised"))
 
 # Abbreviations common enough that abstracts use them undefined, with the long forms a
 # review writes out ('postoperative C-reactive protein levels' is 'CRP levels' in the
@@ -188,3 +195,11 @@ def class_members(name: str, other: str = "") -> list[str]:
     other_words = other.lower()
     return [m for m in _CLASS_NAME[found["name"]]
             if not re.search(rf"\b{re.escape(m)}\b", other_words)]
+
+
+def reworded_change(name: str) -> list[str]:
+    """An outcome named with a change word first ('decreased appetite') under the other
+    words of its group ('reduced appetite'), so the word is read as the name's."""
+    first, _, rest = name.partition(" ")
+    group = next((g for g in CHANGE_WORDS if first.lower() in g), ())
+    return [f"{word} {rest}" for word in group if word != first.lower() and rest]
