@@ -671,6 +671,15 @@ def test_an_outcome_s_change_word_is_read_under_its_other_words() -> None:
     ("Continuous abstinence at 6 months was achieved by 21.8% in the varenicline group "
      "and 15.0% in the patch group (risk ratio 1.46, 95% CI 1.15 to 1.85).",
      "varenicline", "smoking cessation", "nicotine patch", [1]),
+    # the neonatal review's 'bronchopulmonary dysplasia' is the trial's chronic lung
+    # disease: less (-1)
+    ("Chronic lung disease at 36 weeks occurred in 18 of 120 infants given surfactant and "
+     "34 of 118 given air (relative risk 0.52, 95% CI 0.31 to 0.87).", "surfactant",
+     "bronchopulmonary dysplasia", "air", [-1]),
+    # 'NICU' undefined in the text is the neonatal intensive care unit: no difference (0)
+    ("NICU admission did not differ between the induction and expectant management groups "
+     "(11.2% vs 12.0%; P=0.71).", "induction of labour", "neonatal intensive care unit "
+     "admission", "expectant management", [0]),
 ])
 def test_an_outcome_is_found_under_the_trial_s_words_for_it(
         extractor: RuleExtractor, text: str, intervention: str, outcome: str,

@@ -36,6 +36,17 @@ SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
     ("length of hospital stay", "hospital stay"),
     ("smoking cessation", "abstinence"),
     ("smoking cessation", "quit rate"),
+    # neonatal, obstetric and ward outcomes reviews and trials name differently
+    ("bronchopulmonary dysplasia", "chronic lung disease"),
+    ("miscarriage", "spontaneous abortion"),
+    ("miscarriage", "pregnancy loss"),
+    ("surgical site infection", "wound infection"),
+    ("pressure ulcers", "pressure sores"),
+    ("pressure ulcers", "pressure injuries"),
+    ("hospital admission", "hospitalization"),
+    ("hospital admission", "hospitalisation"),
+    ("dental caries", "tooth decay"),
+    ("withdrawal due to adverse events", "discontinuation due to adverse events"),
 ) for a, b in ((one, other), (other, one)))
 
 # Words an outcome's name may open with that say which way it went ('decreased appetite',
@@ -85,6 +96,10 @@ COMMON_ABBREVIATIONS = (
     ("6MWD", "6-minute walk distance"),
     ("SGA", "small for gestational age"), ("IVH", "intraventricular hemorrhage"),
     ("PDA", "patent ductus arteriosus"), ("MVPA", "moderate-to-vigorous physical activity"),
+    ("NICU", "neonatal intensive care unit"), ("RDS", "respiratory distress syndrome"),
+    ("PVL", "periventricular leukomalacia"), ("ROSC", "return of spontaneous circulation"),
+    ("CRBSI", "catheter-related bloodstream infection"),
+    ("CLABSI", "central line-associated bloodstream infection"),
 )
 
 
