@@ -685,3 +685,12 @@ def test_an_outcome_is_found_under_the_trial_s_words_for_it(
         extractor: RuleExtractor, text: str, intervention: str, outcome: str,
         comparator: str, expected: list[int]) -> None:
     assert polarities(extractor, text, intervention, outcome, comparator) == expected
+
+
+def test_a_survival_without_an_adverse_event_is_a_good(extractor: RuleExtractor) -> None:
+    # improved survival without disability is more of it (+1), not less disability read
+    # as an adverse outcome's improvement (-1)
+    text = ("Caffeine therapy improved survival without neurodevelopmental disability at "
+            "18 months of corrected age (59.8% vs 53.8%; P=0.008).")
+    assert polarities(extractor, text, "caffeine", "survival without neurodevelopmental "
+                      "disability", "placebo") == [1]

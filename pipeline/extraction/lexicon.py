@@ -194,9 +194,10 @@ REDUCTION_OUTCOME_WORDS = frozenset({"reduction", "reductions", "decrease", "dec
                                      "decline", "fall", "drop", "lowering"})
 # Words that make an outcome named after something adverse a good one ('pain relief',
 # 'symptom improvement', 'pain-free', 'protection against infection', 'smoking cessation',
-# 'caries arrest').
+# 'caries arrest', 'survival without neurodevelopmental disability').
 GOOD_OUTCOME_WORDS = _forms("relief", "improvement:,s", "free", "protection", "resolution",
-                            "remission", "cessation", "abstinence", "clearance", "arrest")
+                            "remission", "cessation", "abstinence", "clearance", "arrest",
+                            "without")
 ADVERSE_OUTCOME_WORDS = _forms(
     "pain", "ache", "stiffness", "symptom:,s", "severity", "disability", "fatigue",
     "anxiety", "depression", "depressive", "nausea", "vomiting", "pruritus", "itch:,ing",
