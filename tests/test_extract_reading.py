@@ -694,3 +694,13 @@ def test_a_survival_without_an_adverse_event_is_a_good(extractor: RuleExtractor)
             "18 months of corrected age (59.8% vs 53.8%; P=0.008).")
     assert polarities(extractor, text, "caffeine", "survival without neurodevelopmental "
                       "disability", "placebo") == [1]
+
+
+def test_the_other_arm_s_value_is_read_in_its_own_clause(extractor: RuleExtractor) -> None:
+    # one arm named ('opioid' is both arms' word): the other value of the clause is the
+    # other arm's, not the values of the clause joined after it (more PONV with opioids)
+    text = ("PONV occurred in 17 of 90 patients (18.9%) in the OFA group and 35 of 90 "
+            "(38.9%) in the opioid group (relative risk 0.49; 95% CI 0.29 to 0.80; "
+            "P=0.003), and rescue antiemetics were needed by 12.2% vs 30.0%.")
+    assert polarities(extractor, text, "opioid-based anaesthesia", "postoperative nausea "
+                      "and vomiting", "opioid-free anaesthesia (OFA)") == [1]

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.extraction.arms import arms_in, from_to
-from pipeline.extraction.clauses import inside_parentheses, outside_parentheses
+from pipeline.extraction.clauses import breaks, inside_parentheses, outside_parentheses
 from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES, TIME_WORDS
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
@@ -94,6 +94,9 @@ def _the_other_value(words: Sequence[str], start: int, end: int,
     found: list[float] = []
     for i in outside_parentheses(words, start, end):
         word = words[i]
+        if len(found) == 2 and (breaks(words, i) or word == "," and words[i + 1:i + 2] == [
+                "and"]):
+            break  # '..., and rescue antiemetics were needed by 12.2% vs 30.0%'
         if not _NUMBER.match(word) or i > start and words[i - 1].lower() in (
                 *SPREAD_MARKERS, "of", "n", "=", "at", "by", "after", "within"):
             continue
