@@ -704,3 +704,20 @@ def test_the_other_arm_s_value_is_read_in_its_own_clause(extractor: RuleExtracto
             "P=0.003), and rescue antiemetics were needed by 12.2% vs 30.0%.")
     assert polarities(extractor, text, "opioid-based anaesthesia", "postoperative nausea "
                       "and vomiting", "opioid-free anaesthesia (OFA)") == [1]
+
+
+def test_more_drug_classes_and_the_words_for_giving_them() -> None:
+    assert "caffeine" in class_members("methylxanthines")
+    assert "haloperidol" in class_members("antipsychotic maintenance treatment")
+    assert "morphine" in class_members("opioid analgesia")
+    assert "terbutaline" in class_members("beta2-adrenergic agonist tocolysis")
+
+
+def test_survived_with_is_not_survival_without(extractor: RuleExtractor) -> None:
+    # 'survived with a disability' has the words of 'survival without disability' but
+    # is its opposite: no row from it
+    text = ("Of the infants assigned to caffeine, 40.2% died or survived with a "
+            "neurodevelopmental disability, as compared with 46.2% of those assigned to "
+            "placebo (odds ratio 0.77; 95% CI 0.64 to 0.93).")
+    assert polarities(extractor, text, "caffeine", "survival without neurodevelopmental "
+                      "disability", "placebo") == []

@@ -95,6 +95,9 @@ def test_a_construct_is_measured_by_its_scales() -> None:
     assert scales_of("proportion no longer meeting criteria for post-traumatic stress "
                      "disorder") == []
     assert scales_of("remission of depression") == []
+    assert {"VO2peak", "peak oxygen uptake"} <= set(scales_of("exercise capacity"))
+    assert "Roland-Morris" in scales_of("disability") and "CRQ" in scales_of("quality of life")
+    assert scales_of("disability-free survival") == []
 
 
 @pytest.mark.parametrize(("result", "outcome", "polarity"), [

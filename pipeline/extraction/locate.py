@@ -81,6 +81,23 @@ def _without_rival_measures(parsed: ParsedAbstract, terms: Terms,
     return {start: found for start, found in kept.items() if found}
 
 
+def _not_with_for_without(parsed: ParsedAbstract, outcome: Entity,
+                          mentions: Mentions) -> Mentions:
+    """'Survival without disability' searched: 'survived with a disability' matches its
+    words ('without' is no keyword) but is its opposite. A fuzzy mention that writes
+    'with' where the name has 'without' is dropped."""
+    if "without" not in outcome.name.lower().split():
+        return mentions
+    kept = {start: [m for m in found if m.exact or not _with_not_without(parsed, m)]
+            for start, found in mentions.items()}
+    return {start: found for start, found in kept.items() if found}
+
+
+def _with_not_without(parsed: ParsedAbstract, m: Mention) -> bool:
+    words = [w.lower() for w in parsed.words[m.start:m.end]]
+    return "with" in words and "without" not in words
+
+
 def _rival_measure(parsed: ParsedAbstract, heads: set[str], terms: Terms, m: Mention) -> bool:
     """A fuzzy mention whose one hit is the name's head noun, right after a content word
     the name does not have, in the same sentence."""
@@ -139,8 +156,8 @@ class MentionLocator:
         if head is not None:
             outcome_terms = outcome_terms.with_aliases(self._short_forms(parsed, head))
         outcome_terms = outcome_terms.with_aliases(initialisms(query.outcome.name, parsed.text))
-        outcome = _without_rival_measures(parsed, outcome_terms,
-                                          self.mentions(parsed, outcome_terms))
+        outcome = _not_with_for_without(parsed, query.outcome, _without_rival_measures(
+            parsed, outcome_terms, self.mentions(parsed, outcome_terms)))
         if not outcome and head is not None:
             outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
         outcome = self._measured_by_scales(parsed, query.outcome, outcome)

@@ -40,7 +40,8 @@ CONSTRUCT_SCALES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "Brief Psychiatric Rating Scale")),
     ("quality of life", ("SF-36", "SF-12", "EQ-5D", "EQ-5D-5L", "EQ-5D-3L", "EuroQol",
                          "QLQ-C30", "EORTC QLQ-C30", "WHOQOL-BREF", "PedsQL", "FACT-G",
-                         "KCCQ", "Kansas City Cardiomyopathy Questionnaire")),
+                         "KCCQ", "Kansas City Cardiomyopathy Questionnaire", "CRQ",
+                         "Chronic Respiratory Questionnaire", "MacNew")),
     ("cognitive function|cognition", ("MMSE", "Mini-Mental State Examination", "MoCA",
                                       "Montreal Cognitive Assessment")),
     ("adhd symptoms|attention-deficit", ("SNAP-IV", "ADHD-RS", "ADHD Rating Scale")),
@@ -52,11 +53,14 @@ CONSTRUCT_SCALES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("neuropsychiatric symptoms", ("NPI", "Neuropsychiatric Inventory")),
     ("agitation", ("CMAI", "Cohen-Mansfield Agitation Inventory")),
     ("sleepiness", ("ESS", "Epworth Sleepiness Scale")),
-    ("back-related disability|back pain disability|low back disability", (
+    ("back-related disability|back pain disability|low back disability|^disability$", (
         "ODI", "Oswestry Disability Index", "Roland-Morris", "RMDQ")),
     ("exercise capacity|walking capacity", (
         "6MWD", "6MWT", "six-minute walk distance", "6-minute walk distance",
         "six-minute walk test", "6-minute walk test")),
+    ("exercise capacity|cardiorespiratory fitness|aerobic capacity", (
+        "VO2peak", "peak VO2", "peak oxygen uptake", "VO2max", "maximal oxygen uptake",
+        "shuttle walk distance", "incremental shuttle walk")),
     ("stroke severity|neurological deficit", ("NIHSS", "NIH Stroke Scale")),
     ("psoriasis severity", ("PASI", "Psoriasis Area and Severity Index")),
     ("urinary symptoms|lower urinary tract symptoms", (

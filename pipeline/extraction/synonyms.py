@@ -191,14 +191,46 @@ DRUG_CLASSES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
      ("spironolactone", "eplerenone", "finerenone")),
     (("anti-vegf", "anti-vegf agent", "anti-vascular endothelial growth factor"),
      ("bevacizumab", "ranibizumab", "aflibercept")),
+    (("progestogen", "progestagen", "progestin"),
+     ("progesterone", "hydroxyprogesterone caproate", "17-ohpc", "dydrogesterone",
+      "medroxyprogesterone")),
+    (("methylxanthine", "xanthine"), ("caffeine", "caffeine citrate", "theophylline",
+                                      "aminophylline")),
+    (("jak inhibitor", "janus kinase inhibitor"),
+     ("tofacitinib", "baricitinib", "upadacitinib", "abrocitinib", "ruxolitinib",
+      "filgotinib")),
+    (("il-17 inhibitor", "interleukin-17 inhibitor", "anti-il-17"),
+     ("secukinumab", "ixekizumab", "brodalumab", "bimekizumab")),
+    (("parp inhibitor",), ("olaparib", "niraparib", "rucaparib", "talazoparib")),
+    (("g-csf", "granulocyte colony-stimulating factor"),
+     ("filgrastim", "pegfilgrastim", "lenograstim")),
+    (("nk1 receptor antagonist", "neurokinin-1 receptor antagonist", "nk1 antagonist"),
+     ("aprepitant", "fosaprepitant", "netupitant", "rolapitant")),
+    (("cholinesterase inhibitor", "acetylcholinesterase inhibitor"),
+     ("donepezil", "rivastigmine", "galantamine")),
+    (("long-acting muscarinic antagonist", "lama"),
+     ("tiotropium", "umeclidinium", "glycopyrronium", "aclidinium")),
+    (("long-acting beta2-agonist", "long-acting beta-agonist", "laba"),
+     ("salmeterol", "formoterol", "indacaterol", "olodaterol", "vilanterol")),
+    (("beta2-adrenergic agonist", "beta2-agonist", "beta-agonist", "betamimetic",
+      "beta-adrenergic agonist"),
+     ("terbutaline", "ritodrine", "salbutamol", "albuterol", "fenoterol", "hexoprenaline")),
+    (("anti-il-5", "anti-interleukin-5"), ("mepolizumab", "reslizumab", "benralizumab")),
+    (("antipyretic",), ("paracetamol", "acetaminophen", "ibuprofen")),
+    (("antipsychotic",),
+     ("haloperidol", "risperidone", "olanzapine", "quetiapine", "aripiprazole",
+      "paliperidone", "clozapine", "ziprasidone", "chlorpromazine", "fluphenazine",
+      "lurasidone", "amisulpride")),
 )
 
 # A class named at the end of an entity's name ('inhaled corticosteroids', 'ARBs'),
-# plural or singular, perhaps followed by a word for giving it ('statin therapy').
+# plural or singular, perhaps followed by words for giving it ('statin therapy',
+# 'antipsychotic maintenance treatment').
 _CLASS_NAME = {name: members for names, members in DRUG_CLASSES for name in names}
 _ENDS_WITH_CLASS = re.compile(
     r"(?:^|[\s(])(?P<name>" + "|".join(sorted(map(re.escape, _CLASS_NAME), key=len, reverse=True))
-    + r")s?(?:\s+(?:therapy|treatment|drugs?|agents?|medications?|injections?))?$")
+    + r")s?(?:\s+(?:therapy|treatment|drugs?|agents?|medications?|injections?|"
+    r"analgesia|tocolysis|maintenance|prophylaxis)){0,2}$")
 
 
 def class_members(name: str, other: str = "") -> list[str]:
