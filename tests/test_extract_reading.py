@@ -721,3 +721,19 @@ def test_survived_with_is_not_survival_without(extractor: RuleExtractor) -> None
             "placebo (odds ratio 0.77; 95% CI 0.64 to 0.93).")
     assert polarities(extractor, text, "caffeine", "survival without neurodevelopmental "
                       "disability", "placebo") == []
+
+
+@pytest.mark.parametrize(("text", "intervention", "outcome", "comparator", "expected"), [
+    # a longer time to the first exacerbation is fewer exacerbations (-1)
+    ("Tiotropium, as compared with salmeterol, increased the time to the first "
+     "exacerbation (187 days vs 145 days; P<0.001).", "tiotropium", "rate of exacerbations",
+     "salmeterol", [-1]),
+    # a shorter time to healing is more healing (+1)
+    ("The time to ulcer healing was shorter with early ablation than with deferred "
+     "ablation (median 56 vs 82 days; P=0.001).", "early ablation", "ulcer healing",
+     "deferred ablation", [1]),
+])
+def test_a_time_to_the_outcome_runs_against_it(
+        extractor: RuleExtractor, text: str, intervention: str, outcome: str,
+        comparator: str, expected: list[int]) -> None:
+    assert polarities(extractor, text, intervention, outcome, comparator) == expected

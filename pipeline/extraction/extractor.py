@@ -259,8 +259,13 @@ class RuleExtractor:
             # survival: less of the event is more of the survival free of it
             measure = measure or bool(event) and _names_only_the_event(
                 parsed.words, tail_mention, event)
+            # 'increased the time to the first exacerbation' for the exacerbations' rate:
+            # the time read as a time, its way turned round for the event
+            to_event = not timed and _timed_mention(parsed.words, tail_mention)
             reading = read(sentence, tail_mention, head_mentions, arms, adverse or measure,
-                           timed, reduction or measure, when, order)
+                           timed or to_event, reduction or measure, when, order)
+            if to_event and reading is not None:
+                reading = dataclasses.replace(reading, polarity=-reading.polarity)
             yield Candidate(sentence, tail_mention, tuple(head_mentions), tuple(arms),
                             reading, adverse)
 
@@ -537,8 +542,12 @@ def _with_death(words: list[str], mention: Mention) -> bool:
 
 
 def _timed_mention(words: list[str], mention: Mention) -> bool:
-    """Whether a mention is what a time runs to ('time to death')."""
-    return mention.start >= 2 and words[mention.start - 2:mention.start] == ["time", "to"]
+    """Whether a mention is what a time runs to ('time to death', 'time to the first
+    exacerbation')."""
+    before = [w.lower() for w in words[max(mention.start - 4, 0):mention.start]]
+    while before and before[-1] in ("the", "first"):
+        before.pop()
+    return before[-2:] == ["time", "to"]
 
 
 def _timed(entity: Entity) -> bool:
