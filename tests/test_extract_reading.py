@@ -737,3 +737,26 @@ def test_a_time_to_the_outcome_runs_against_it(
         extractor: RuleExtractor, text: str, intervention: str, outcome: str,
         comparator: str, expected: list[int]) -> None:
     assert polarities(extractor, text, intervention, outcome, comparator) == expected
+
+
+def test_one_arm_s_time_with_its_interval_is_no_test(extractor: RuleExtractor) -> None:
+    # each median's interval excludes 0 but compares nothing; the hazard ratio's crosses 1
+    text = ("Median overall survival was 11.6 months (95% CI 9.5 to 13.3) in the PCI group "
+            "and 13.7 months (95% CI 10.2 to 16.4) in the observation group (hazard ratio "
+            "1.27, 95% CI 0.96 to 1.68; p=0.094).")
+    assert polarities(extractor, text, "prophylactic cranial irradiation (PCI)",
+                      "overall survival", "observation") == [0]
+
+
+@pytest.mark.parametrize(("text", "outcome", "expected"), [
+    # more patients with an itch improvement of 4 points or more: less itch (-1); '4
+    # points or more' is a threshold, not a cue
+    ("An improvement of 4 points or more in itch NRS was reported by 52% of patients "
+     "receiving upadacitinib versus 12% of those receiving placebo (P<0.001).", "itch", [-1]),
+    # more patients with an HbA1c reduction of at least 1%: lower HbA1c (-1)
+    ("A reduction of at least 1% in HbA1c was achieved by 41% of patients receiving "
+     "upadacitinib versus 18% of those receiving placebo (P<0.001).", "HbA1c", [-1]),
+])
+def test_patients_counted_by_a_fall_in_the_outcome(
+        extractor: RuleExtractor, text: str, outcome: str, expected: list[int]) -> None:
+    assert polarities(extractor, text, "upadacitinib", outcome, "placebo") == expected

@@ -9,6 +9,7 @@ design ('double-blind').
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pipeline.extraction.lexicon import (
@@ -140,8 +141,11 @@ def is_amount(words: Sequence[str], i: int) -> bool:
         return True
     if i > 1 and words[i - 1] == "or" and (words[i - 2] in COUNT_WORDS
                                            or words[i - 2].isdigit()
-                                           or words[i - 2] in ROMAN_NUMERALS):
-        return True  # 'one or more', 'grade 3 or higher', 'stage II or greater'
+                                           or words[i - 2] in ROMAN_NUMERALS
+                                           or i > 2 and words[i - 2].isalpha()
+                                           and _NUMBER_WORD.match(words[i - 3])):
+        return True  # 'one or more', 'grade 3 or higher', 'stage II or greater', '4 points
+        # or more'
     if (words[i] in ("most", "least") and i > 0 and words[i - 1] == "the"
             and i + 1 < len(words) and words[i + 1] in RANKED_WORDS):
         return True
@@ -171,3 +175,26 @@ def modifier_sign(words: Sequence[str], heads: Sequence[Mention], start: int,
             if words[i] in LESS_WORDS:
                 return -1
     return 1
+
+
+# Words for a fall in a measure that a count of patients is of ('a reduction of at least
+# 1% in HbA1c'), and one for a fall in something adverse ('an improvement of 4 points or
+# more in itch'); how far before the outcome they are looked for.
+FALL_WORDS = frozenset({"reduction", "reductions", "decrease", "decreases", "fall", "drop"})
+IMPROVEMENT_WORDS = frozenset({"improvement", "improvements"})
+FALL_REACH = 8
+_NUMBER_WORD = re.compile(r"\d+(?:\.\d+)?$")
+
+
+def counted_by_a_fall(sentence: Sentence, tail: Mention, adverse: bool) -> bool:
+    """Whether the outcome is named as what patients had a fall in ('an improvement of 4
+    points or more in Worst Pruritus NRS was reported by 52% ... versus 12%'): more of
+    them is less of the outcome. No punctuation between."""
+    words = sentence.words
+    for i in range(tail.start - 1, max(tail.start - FALL_REACH, sentence.start) - 1, -1):
+        word = words[i].lower()
+        if word in (",", ";", "(", ")", ":", "."):
+            return False
+        if word in FALL_WORDS or adverse and word in IMPROVEMENT_WORDS:
+            return True
+    return False

@@ -24,6 +24,7 @@ from pipeline.extraction.arms import arms_in, both_arms_before, comparator_is_su
 from pipeline.extraction.clauses import clause, contrast_end, inside_parentheses, next_break
 from pipeline.extraction.cues import (
     compound_sign,
+    counted_by_a_fall,
     degree_before_tail,
     distance_to,
     graded_change,
@@ -155,6 +156,9 @@ def read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     if reading is not None and not timed_tail and _below_a_target(sentence.words, tail):
         # 'more patients reached an HbA1c below 7%': more of them is less of the outcome
         # (not 'the time to return to SI <0.98', which runs as written)
+        return replace(reading, polarity=-reading.polarity)
+    if reading is not None and not reduction_tail and reading.cue in (
+            "", NUMBERS_CUE) and counted_by_a_fall(sentence, tail, adverse_tail):
         return replace(reading, polarity=-reading.polarity)
     if (reading is not None and tail.score >= WHOLE_FUZZY_SCORE
             and _free_of(sentence.words, tail)):

@@ -50,6 +50,10 @@ MEASURE_LOOKBACK = 120
 # An arm's share right before its own interval ('87.6% (95% CI 84.6 to 90.1)'), and the
 # characters before the interval in which it ends.
 _SHARE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?%\s*[(\[]\s*$")
+# a time right before an interval's parenthesis ('11.6 months (95% CI')
+_TIME_BEFORE = re.compile(
+    r"(\d+(?:\.\d+)?)\s?(?:months?|weeks?|days?|years?|hours?|minutes?)\s*[(\[]\s*$")
+TIME_LOOKBACK = 24
 ARM_SHARE_LOOKBACK = 12
 # (a risk reduction first: 'relative risk reduction' is not a 'relative risk')
 _MEASURE = re.compile(
@@ -149,6 +153,11 @@ def _interval_statistic(match: re.Match[str], sentence: str, has_p_value: bool,
         # '87.6% (95% CI 84.6 to 90.1) in the hypofractionated group and 88.9% (95% CI
         # 86.0 to 91.3) in the conventional group': each arm's share with its own
         # interval, no comparison of the arms
+        return None
+    own = _TIME_BEFORE.search(sentence[max(0, match.start() - TIME_LOOKBACK):match.start()])
+    if null is None and own is not None and low <= float(own[1]) <= high:
+        # 'median overall survival was 11.6 months (95% CI 9.5 to 13.3) in the PCI group':
+        # one arm's time with its own interval, no comparison of the arms
         return None
     if null is None and sentence[match.end():match.end() + 2].lstrip().startswith("%"):
         # '9.6% [CI 0.9 to 18.3%]': a percentage is a proportion or a difference of
