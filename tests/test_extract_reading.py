@@ -760,3 +760,18 @@ def test_one_arm_s_time_with_its_interval_is_no_test(extractor: RuleExtractor) -
 def test_patients_counted_by_a_fall_in_the_outcome(
         extractor: RuleExtractor, text: str, outcome: str, expected: list[int]) -> None:
     assert polarities(extractor, text, "upadacitinib", outcome, "placebo") == expected
+
+
+@pytest.mark.parametrize(("text", "outcome", "expected"), [
+    # 'Both ... reduced' is a change in each arm, not a difference between them (0)
+    ("Both toothbrushes reduced gingival bleeding substantially over 3 months.",
+     "gingival bleeding", [0]),
+    # 'At 13 weeks' is when, not the arm's value: the difference is -4.6 (-1)
+    ("At 13 weeks, the Roland-Morris score difference between the power toothbrush "
+     "and the manual toothbrush was -4.6 points (95% CI -5.9 to -3.4).",
+     "Roland-Morris score", [-1]),
+])
+def test_what_a_value_or_a_change_belongs_to(extractor: RuleExtractor, text: str,
+                                             outcome: str, expected: list[int]) -> None:
+    assert polarities(extractor, text, "power toothbrush", outcome,
+                      "manual toothbrush") == expected

@@ -457,6 +457,10 @@ WITHIN_PATTERNS: list[list[dict[str, Any]]] = [
      {"LOWER": {"IN": ["showed", "improved", "increased", "decreased", "reduced", "had",
                        "presented", "demonstrated", "experienced", "exhibited", "achieved"]}}],
     [{"LOWER": "within"}, {"ORTH": "-", "OP": "?"}, {"LOWER": {"IN": ["group", "groups"]}}],
+    # 'Both toothbrushes reduced gingival bleeding', 'Both regimens improved pain'
+    [{"LOWER": "both"}, {"OP": "?"}, {"LOWER": {"REGEX": "^[a-z-]+s$"}},
+     {"LOWER": {"IN": ["showed", "improved", "increased", "decreased", "reduced", "lowered",
+                       "raised", "produced", "achieved", "resulted", "led"]}}],
 ]
 
 

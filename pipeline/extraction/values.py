@@ -26,6 +26,7 @@ DOSE_LEADS = frozenset({"with", "on", "receiving", "given", "taking", "using"})
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
 ZERO_LOOKBACK = 10  # tokens before a whole searched for the 'no' that makes its count none
 NONE_REACH = 4  # tokens before an arm in which 'none' is its count ('in none of the A group')
+TIME_POINT_LEADS = frozenset({"at", "after", "by", "within", "over", "during"})
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
@@ -312,7 +313,8 @@ def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
         elif word in ("(", "["):
             depth = max(0, depth - 1)
         elif _NUMBER.match(word) and not (i > 0 and words[i - 1] in SPREAD_MARKERS
-                                           or _dose_of_arm(words, i, end)):
+                                           or _dose_of_arm(words, i, end)
+                                           or _time_point(words, i)):
             value = _share_of(words, start, i)
             if depth == 0:
                 return value
@@ -370,6 +372,12 @@ def _no_count_before(words: Sequence[str], of: int) -> bool:
         if words[k].lower() in ("no", "none"):
             return True
     return False
+
+
+def _time_point(words: Sequence[str], i: int) -> bool:
+    """'At 13 weeks, the mean difference ...': when, not how much."""
+    return (0 < i < len(words) - 1 and words[i - 1].lower() in TIME_POINT_LEADS
+            and words[i + 1].lower() in TIME_WORDS)
 
 
 def _value_of(word: str) -> float:
