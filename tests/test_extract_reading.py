@@ -775,3 +775,15 @@ def test_what_a_value_or_a_change_belongs_to(extractor: RuleExtractor, text: str
                                              outcome: str, expected: list[int]) -> None:
     assert polarities(extractor, text, "power toothbrush", outcome,
                       "manual toothbrush") == expected
+
+
+def test_a_next_sentence_with_its_own_subject_judges_only_itself(
+        extractor: RuleExtractor) -> None:
+    # 'Reintubation rates did not differ between groups' is about reintubation, not a
+    # judgement of the extubation finding before it (+1)
+    text = ("Successful extubation occurred in 473 patients (82.3%) in the pressure support "
+            "group and 425 patients (74.0%) in the T-piece group (difference, 8.2%; 95% CI, "
+            "3.4% to 13.0%; P=0.001). Reintubation rates did not differ significantly "
+            "between groups (11.1% vs 11.9%).")
+    assert polarities(extractor, text, "pressure support", "successful extubation",
+                      "T-piece") == [1]

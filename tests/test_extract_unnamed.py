@@ -98,6 +98,7 @@ def test_a_construct_is_measured_by_its_scales() -> None:
     assert {"VO2peak", "peak oxygen uptake"} <= set(scales_of("exercise capacity"))
     assert "Roland-Morris" in scales_of("disability") and "CRQ" in scales_of("quality of life")
     assert scales_of("disability-free survival") == []
+    assert "KOOS4" in scales_of("knee function")
 
 
 @pytest.mark.parametrize(("result", "outcome", "polarity"), [

@@ -161,8 +161,9 @@ class ParsedAbstract:
         words = self.words
         between = next((i for i in range(first, min(stop, first + JUDGED_WINDOW))
                         if words[i] == "between"), None)
-        if between is None:
-            return False
+        if between is None or any(w.isalpha() and w not in ARMS_ONLY_WORDS
+                                  for w in words[first:between]):
+            return False  # 'Reintubation rates did not differ between groups': its own subject
         i = between + 1
         while i < stop and (words[i] in ARM_NOUNS or words[i] in ARM_PHRASE_WORDS):
             i += 1
@@ -193,6 +194,13 @@ STRUCTURED_PARAGRAPHS = 3
 # A paragraph that says 'significant' or gives a percentage (or a p-value or an interval:
 # find_statistics) reports results.
 RESULT_MARKS = re.compile(r"signific|\d\s*%", re.IGNORECASE)
+# The words a sentence whose only subject is the arms has before 'between' ('There was no
+# statistically significant difference between the groups').
+ARMS_ONLY_WORDS = frozenset({
+    "there", "was", "were", "is", "are", "no", "not", "any", "a", "an", "the", "this",
+    "these", "statistical", "statistically", "significant", "significantly", "difference",
+    "differences", "found", "observed", "detected", "seen", "noted", "did", "does", "differ",
+    "reach", "reached", "significance", "overall", "however"})
 # Words that may stand with the arms' nouns after 'between' ('between the two study groups').
 ARM_PHRASE_WORDS = frozenset({"the", "two", "both", "study"})
 

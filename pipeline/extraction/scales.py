@@ -50,6 +50,8 @@ CONSTRUCT_SCALES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("upper limb function|upper extremity function|arm function|arm motor function", (
         "ARAT", "Action Research Arm Test", "Fugl-Meyer", "Box and Block Test")),
     ("balance", ("Berg Balance Scale", "BBS")),
+    ("knee function", ("KOOS", "KOOS4", "Knee Injury and Osteoarthritis Outcome Score",
+                       "IKDC", "Lysholm")),
     ("neuropsychiatric symptoms", ("NPI", "Neuropsychiatric Inventory")),
     ("agitation", ("CMAI", "Cohen-Mansfield Agitation Inventory")),
     ("sleepiness", ("ESS", "Epworth Sleepiness Scale")),
