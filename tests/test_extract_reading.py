@@ -11,6 +11,7 @@ import pytest
 
 from pipeline.extraction.extractor import RuleExtractor
 from pipeline.extraction.locate import initialisms
+from pipeline.extraction.mentions import stem
 from pipeline.extraction.scales import defined_scales
 from pipeline.extraction.synonyms import class_members, reworded_change
 from pipeline.extraction.timepoints import time_points
@@ -787,3 +788,15 @@ def test_a_next_sentence_with_its_own_subject_judges_only_itself(
             "between groups (11.1% vs 11.9%).")
     assert polarities(extractor, text, "pressure support", "successful extubation",
                       "T-piece") == [1]
+
+
+def test_an_admission_is_found_as_patients_admitted(extractor: RuleExtractor) -> None:
+    # one keyword for the noun and the verb ('admission', 'admitted'), as for 'remission'
+    # / 'remitted' and 'resolution' / 'resolved'
+    assert stem("admission") == stem("admitted") == stem("admissions")
+    assert stem("remission") == stem("remitted") and stem("resolution") == stem("resolved")
+    # 'admitted to hospital' is the admission asked about: fewer (-1)
+    text = ("Children given dexamethasone were less often admitted to hospital than "
+            "children given placebo (3% vs 9%; P=0.01).")
+    assert polarities(extractor, text, "dexamethasone", "hospital admission",
+                      "placebo") == [-1]

@@ -276,6 +276,9 @@ SAME_OUTCOME_WORDS = {word: common for common, words in (
     ("scar", ("scarring", "scars")),
     ("smoke", ("smoking", "smoked")),
     ("conceive", ("conception", "conceived")),
+    ("admit", ("admission", "admissions", "admitted")),
+    ("resolve", ("resolution", "resolved", "resolves")),
+    ("remit", ("remission", "remissions", "remitted")),
 ) for word in words}
 
 # Reading a sentence (rules.py and its helpers): clause boundaries, signs, definitions.
