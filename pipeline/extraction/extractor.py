@@ -285,19 +285,12 @@ class RuleExtractor:
         tails = self.locator.mentions(parsed, self.locator.terms(parsed, opposite))
         tails = {start: better for start, found in tails.items()
                  if (better := [m for m in found if m.score > above])}
-        # 'median time to death was 18.2 months with A': a time to the complement is the
-        # outcome's own time, so it moves the same way
-        timed = {start: found for start, found in tails.items()
-                 if any(_timed_mention(parsed.words, m) for m in found)}
-        plain = {start: found for start, found in tails.items() if start not in timed}
+        # 'median time to death was 18.2 months with A' is read for death already turned
+        # round from the time (_candidates), so it turns round again with the rest
         return [dataclasses.replace(row, tail=query.outcome,
                                     polarity=Polarity(-int(row.polarity)))
                 for row in self._triples(parsed, abstract, query.intervention, opposite,
-                                         heads, plain, comparators, implicit, arm_stems)
-                ] + [dataclasses.replace(row, tail=query.outcome)
-                     for row in self._triples(parsed, abstract, query.intervention, opposite,
-                                              heads, timed, comparators, implicit,
-                                              arm_stems)]
+                                         heads, tails, comparators, implicit, arm_stems)]
 
     def _fallback(self, classifier: FallbackClassifier, parsed: ParsedAbstract,
                   abstract: Abstract, query: Query, heads: Mentions, tails: Mentions,
