@@ -91,7 +91,8 @@ def _the_other_value(words: Sequence[str], start: int, end: int,
     control children': where one arm alone is named, the clause's one other value is
     the other arm's. None unless the clause holds just two values outside parentheses
     (a count over its whole as a share; not a time, an 'n =' or a number after 'at',
-    'by', 'after' or 'within') and one is the named arm's."""
+    'by', 'after' or 'within') before another clause joins it, and one is the named
+    arm's."""
     found: list[float] = []
     for i in outside_parentheses(words, start, end):
         word = words[i]
