@@ -24,6 +24,7 @@ from pipeline.extraction.lexicon import (
     PREDICATE_LEADS,
     PREDICATE_ONLY,
     RANKED_WORDS,
+    REDUCTION_OUTCOME_WORDS,
     ROMAN_NUMERALS,
     SIGN_OF,
     VALENCE_CUES,
@@ -177,10 +178,9 @@ def modifier_sign(words: Sequence[str], heads: Sequence[Mention], start: int,
     return 1
 
 
-# Words for a fall in a measure that a count of patients is of ('a reduction of at least
-# 1% in HbA1c'), and one for a fall in something adverse ('an improvement of 4 points or
-# more in itch'); how far before the outcome they are looked for.
-FALL_WORDS = frozenset({"reduction", "reductions", "decrease", "decreases", "fall", "drop"})
+# Words for a fall in something adverse ('an improvement of 4 points or more in itch'),
+# beside those for a fall in any measure (REDUCTION_OUTCOME_WORDS: 'a reduction of at
+# least 1% in HbA1c'); how far before the outcome they are looked for.
 IMPROVEMENT_WORDS = frozenset({"improvement", "improvements"})
 FALL_REACH = 8
 _NUMBER_WORD = re.compile(r"\d+(?:\.\d+)?$")
@@ -195,6 +195,6 @@ def counted_by_a_fall(sentence: Sentence, tail: Mention, adverse: bool) -> bool:
         word = words[i].lower()
         if word in (",", ";", "(", ")", ":", "."):
             return False
-        if word in FALL_WORDS or adverse and word in IMPROVEMENT_WORDS:
+        if word in REDUCTION_OUTCOME_WORDS or adverse and word in IMPROVEMENT_WORDS:
             return True
     return False

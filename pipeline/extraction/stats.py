@@ -154,8 +154,8 @@ def _interval_statistic(match: re.Match[str], sentence: str, has_p_value: bool,
         # 86.0 to 91.3) in the conventional group': each arm's share with its own
         # interval, no comparison of the arms
         return None
-    own = _TIME_BEFORE.search(sentence[max(0, match.start() - TIME_LOOKBACK):match.start()])
-    if null is None and own is not None and low <= float(own[1]) <= high:
+    own = _value_before(_TIME_BEFORE, TIME_LOOKBACK, match, sentence)
+    if null is None and own is not None and low <= own <= high:
         # 'median overall survival was 11.6 months (95% CI 9.5 to 13.3) in the PCI group':
         # one arm's time with its own interval, no comparison of the arms
         return None
@@ -183,9 +183,15 @@ def _interval_statistic(match: re.Match[str], sentence: str, has_p_value: bool,
 def _share_before(match: re.Match[str], sentence: str) -> float | None:
     """The percentage right before an interval's parenthesis ('87.6% (95% CI ...'), or
     None."""
-    share = _SHARE_BEFORE.search(sentence[max(0, match.start() - ARM_SHARE_LOOKBACK):
-                                          match.start()])
-    return float(share[1]) if share else None
+    return _value_before(_SHARE_BEFORE, ARM_SHARE_LOOKBACK, match, sentence)
+
+
+def _value_before(pattern: re.Pattern[str], lookback: int, match: re.Match[str],
+                  sentence: str) -> float | None:
+    """The number `pattern` finds ending right before an interval, within `lookback`
+    characters of it, or None."""
+    found = pattern.search(sentence[max(0, match.start() - lookback):match.start()])
+    return float(found[1]) if found else None
 
 
 def find_statistics(sentence: str, short_forms: Collection[str] = ()) -> list[Statistic]:

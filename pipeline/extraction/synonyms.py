@@ -4,6 +4,7 @@ mentions.py looks for an entity under each."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Two names of one outcome, a review's and a trial's ('adverse effects' / 'side effects'),
@@ -236,12 +237,18 @@ _ENDS_WITH_CLASS = re.compile(
 def class_members(name: str, other: str = "") -> list[str]:
     """The members of the drug class `name` ends with, or none; not those the other
     arm's name holds ('dexamethasone' against 'corticosteroids' is against the others)."""
+    return list(_class_members(name, other))
+
+
+@functools.cache
+def _class_members(name: str, other: str) -> tuple[str, ...]:
+    """class_members, remembered: a run asks about the same arms in every abstract."""
     found = _ENDS_WITH_CLASS.search(name.lower().strip())
     if not found:
-        return []
+        return ()
     other_words = other.lower()
-    return [m for m in _CLASS_NAME[found["name"]]
-            if not re.search(rf"\b{re.escape(m)}\b", other_words)]
+    return tuple(m for m in _CLASS_NAME[found["name"]]
+                 if not re.search(rf"\b{re.escape(m)}\b", other_words))
 
 
 def reworded_change(name: str) -> list[str]:
