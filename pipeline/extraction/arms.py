@@ -23,9 +23,11 @@ from pipeline.extraction.lexicon import (
     OPENING_MARKERS,
     STATISTIC_NOUNS,
     TREATED_WORDS,
+    VERSUS_WORDS,
 )
 from pipeline.extraction.mentions import Mention, stem
 from pipeline.extraction.sentence import Sentence
+from pipeline.extraction.stats import MEASURE_LOOKBACK, Statistic
 
 BOTH_ARMS_GAP = 2  # 'both the A and B groups': tokens from 'both' to the first arm
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
@@ -267,3 +269,19 @@ def from_to(words: Sequence[str], after: int, before: int,
     target = next((j for j in range(origin + 1, min(end, origin + SUBJECT_WINDOW * 2))
                    if words[j] == "to"), None)
     return (origin, target) if target is not None else None
+
+
+def estimate_orientation(sentence: Sentence, estimate: Statistic,
+                         heads: Sequence[Mention], comparators: Sequence[Mention]) -> int:
+    """-1 for an estimate labelled comparator first ('hazard ratio for oral vs LAI 1.94'),
+    1 otherwise: a ratio compares the intervention with the comparator unless its label
+    says the other way."""
+    words = sentence.words
+    starts = {m.start for m in heads}
+    for m in comparators:
+        at = sentence.offset(m.start)
+        if (estimate.offset - MEASURE_LOOKBACK <= at < estimate.offset
+                and m.end + 1 < sentence.end and words[m.end] in VERSUS_WORDS
+                and m.end + 1 in starts):
+            return -1
+    return 1

@@ -68,7 +68,7 @@ from pipeline.extraction.rules import Candidate, Reading, read
 from pipeline.extraction.settings import ExtractorSettings
 from pipeline.extraction.stats import Significance
 from pipeline.extraction.study import opens_as_control
-from pipeline.extraction.timepoints import time_points
+from pipeline.extraction.timepoints import same_time, time_points
 from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
@@ -208,9 +208,9 @@ class RuleExtractor:
         """Rows head -> tail; a sentence without the head counts with factor `implicit`
         (0: the head must be named)."""
         rows: list[Evidence] = []
-        candidates = list(self._candidates(parsed, tail, heads, tails, comparators,
-                                           implicit > 0, arm_stems))
         when = _time_points(tail)
+        candidates = _at_the_time_asked(list(self._candidates(
+            parsed, tail, heads, tails, comparators, implicit > 0, arm_stems)), when)
         weights = self.picker.pooling_weights([self._pick_score(parsed, c, when)
                                                for c in candidates])
         for candidate, weight in zip(candidates, weights, strict=True):
@@ -505,6 +505,20 @@ def _measure_short_forms(entity: Entity) -> frozenset[str]:
     after the good wanted ('total pain relief (TOPAR8)')."""
     return frozenset(short.lower() for before, short in bracketed_short_forms(entity.name)
                      if before.lower() in ADVERSE_OUTCOME_WORDS)
+
+
+def _at_the_time_asked(candidates: list[Candidate], when: frozenset[float]) -> list[Candidate]:
+    """Where a sentence gives a reading at the time point the outcome names ('upper limb
+    function at 12 months'), the sentences that name only other times ('At 12 weeks,
+    ...') are not read: a review takes the outcome at its time."""
+    if not when:
+        return candidates
+    named = [time_points(c.sentence.words[c.sentence.start:c.sentence.end])
+             for c in candidates]
+    asked = [any(same_time(a, b) for a in times for b in when) for times in named]
+    if not any(at and c.reading is not None for at, c in zip(asked, candidates, strict=True)):
+        return candidates
+    return [c for c, times, at in zip(candidates, named, asked, strict=True) if at or not times]
 
 
 def _time_points(entity: Entity) -> frozenset[float]:

@@ -188,7 +188,10 @@ PACE_CUES = frozenset({"earlier", "faster", "sooner", "quicker", "later", "slowe
 # Pace words a comparative grades ('more rapid recovery', 'less quickly'): for a time, the
 # comparative's sign turns round as a pace cue's does.
 PACE_WORDS = frozenset({"rapid", "rapidly", "quick", "quickly", "prompt", "promptly"})
-TIME_OUTCOME_WORDS = frozenset({"time", "times", "duration", "latency"})
+# What sets one arm's value, or name, against the other's ('18.1% vs 27.3%', 'oral vs LAI').
+VERSUS_WORDS = frozenset({"vs", "vs.", "versus", "v", "v."})
+# A stay is a time too ('length of hospital stay': 'discharged earlier' is a shorter one).
+TIME_OUTCOME_WORDS = frozenset({"time", "times", "duration", "latency", "stay"})
 # 'reduction in pain', 'decline of FEV1': an outcome named as its own fall.
 REDUCTION_OUTCOME_WORDS = frozenset({"reduction", "reductions", "decrease", "decreases",
                                      "decline", "fall", "drop", "lowering"})

@@ -20,7 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.extraction.arms import arms_in, both_arms_before, comparator_is_subject
+from pipeline.extraction.arms import (
+    arms_in,
+    both_arms_before,
+    comparator_is_subject,
+    estimate_orientation,
+)
 from pipeline.extraction.clauses import clause, contrast_end, inside_parentheses, next_break
 from pipeline.extraction.cues import (
     compound_sign,
@@ -58,7 +63,11 @@ from pipeline.extraction.nulls import (
     set_apart,
 )
 from pipeline.extraction.sentence import Sentence
-from pipeline.extraction.stats import Significance, Statistic, nearest_significance
+from pipeline.extraction.stats import (
+    Significance,
+    Statistic,
+    nearest_significance,
+)
 from pipeline.extraction.timepoints import same_time, time_positions
 from pipeline.extraction.values import (
     changed_by_amounts,
@@ -348,7 +357,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         estimate = nearest_significance([st for st in sentence.stats if st.direction],
                                         offset)
         if estimate is not None:
-            return Reading(_direction_of(estimate, timed_tail), _bounded(0.5 - 0.15 * hedged),
+            return Reading(_direction_of(estimate, timed_tail, sentence, heads, comparators),
+                           _bounded(0.5 - 0.15 * hedged),
                            Significance.SIGNIFICANT, hedged=hedged)
     if null_span is not None or negated:
         explicit = null_span is not None and any(
@@ -372,7 +382,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # a bare p-value sits nearer the outcome ('IRR 0.07 (95% CI 0.01-0.57, p=0.013)')
         estimate = nearest_significance([s for s in sentence.stats if s.direction], offset)
         if estimate is not None:
-            return Reading(_direction_of(estimate, timed_tail),
+            return Reading(_direction_of(estimate, timed_tail, sentence, heads, comparators),
                            _bounded(0.55 - 0.15 * hedged), Significance.SIGNIFICANT,
                            hedged=hedged)
         return None
@@ -392,7 +402,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         cue_at + 1 < end and words[cue_at + 1] in EFFICACY_WORDS)
     flipped = summed_up is None and by_amounts is None and comparator_is_subject(
         sentence, start, end, cue_at, heads, comparators) and not _estimate_says(
-        sentence, cue_at, unflipped if not valence else 0, comparators)
+        sentence, cue_at, unflipped if not valence else 0, heads, comparators)
     polarity = unflipped * (-1 if flipped else 1)
     # 'recovered earlier', 'more rapid recovery': a faster pace is a shorter time
     if adverse_tail and valence or timed_tail and (
@@ -422,11 +432,12 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     return Reading(polarity, _bounded(confidence), significance, cue, flipped, hedged)
 
 
-def _direction_of(estimate: Statistic, timed_tail: bool) -> int:
-    """The direction an estimate gives the outcome: a hazard ratio of a time's event runs
-    the other way ('time to healing': a hazard ratio for healing of 1.60 is a shorter
-    time)."""
-    return -estimate.direction if timed_tail and estimate.hazard else estimate.direction
+def _direction_of(estimate: Statistic, timed_tail: bool, sentence: Sentence,
+                  heads: Sequence[Mention], comparators: Sequence[Mention]) -> int:
+    """An estimate's direction, turned round when labelled comparator first and for the
+    hazard of a time's event ('time to healing': a hazard of 1.60 is a shorter time)."""
+    direction = estimate.direction * estimate_orientation(sentence, estimate, heads, comparators)
+    return -direction if timed_tail and estimate.hazard else direction
 
 
 def _significant_estimate_in(sentence: Sentence, start: int, end: int) -> bool:
@@ -455,7 +466,7 @@ def _clause_stats(sentence: Sentence, start: int, end: int) -> list[Statistic]:
 
 
 def _estimate_says(sentence: Sentence, cue_at: int, polarity: int,
-                   comparators: Sequence[Mention]) -> bool:
+                   heads: Sequence[Mention], comparators: Sequence[Mention]) -> bool:
     """Whether the first significant ratio after the cue (an interval clear of 1) goes the
     way of `polarity`: a ratio compares the intervention with the comparator whichever arm
     the words name first ('32 of those given placebo, with a 65% relative reduction
@@ -472,7 +483,8 @@ def _estimate_says(sentence: Sentence, cue_at: int, polarity: int,
     if named and any(max(named) < s.offset < at for s in ratios):
         return False
     after = [s for s in ratios if s.direction and s.offset > at]
-    return bool(after) and after[0].direction == polarity
+    return bool(after) and after[0].direction * estimate_orientation(
+        sentence, after[0], heads, comparators) == polarity
 
 
 def _read_at(when: frozenset[float], sentence: Sentence, tail: Mention,

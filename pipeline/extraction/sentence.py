@@ -78,8 +78,11 @@ class Sentence:
 
     def _objective_word(self, i: int) -> bool:
         """An aim's word, not one that ends a hyphenated compound ('intention to
-        self-examine')."""
-        return self.words[i] in OBJECTIVE_WORDS and (i == 0 or self.words[i - 1] != "-")
+        self-examine'); 'estimate' only as a verb ('to estimate', not 'the estimate
+        leaned towards harm')."""
+        words = self.words
+        return words[i] in OBJECTIVE_WORDS and (i == 0 or words[i - 1] != "-") and (
+            words[i] != "estimate" or i > 0 and words[i - 1] == "to")
 
     def _how_measured(self, i: int) -> bool:
         """'Response was assessed by the Hamilton scales': how a measure was taken."""

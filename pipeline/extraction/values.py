@@ -14,13 +14,15 @@ from collections.abc import Sequence
 
 from pipeline.extraction.arms import arms_in, from_to
 from pipeline.extraction.clauses import breaks, inside_parentheses, outside_parentheses
-from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES, TIME_WORDS
+from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES, TIME_WORDS, VERSUS_WORDS
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")
 _THOUSANDS = re.compile(r"^[-+]?[1-9]\d{0,2},\d{3}$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")  # events over a total ('13/39')
+_THOUSANDS_GROUP = re.compile(r"^[1-9]\d{0,2}$")  # '15' of '15 432'
+_THREE_DIGITS = re.compile(r"^\d{3}$")
 _MEAN_SPREAD = re.compile(r"^([-+]?\d+(?:\.\d+)?)±\d")  # a mean and its SD as one token
 DOSE_LEADS = frozenset({"with", "on", "receiving", "given", "taking", "using"})
 SHARE_LOOKBACK = 4  # tokens before 'of' searched for a count over a whole ('15 of 3552')
@@ -32,8 +34,6 @@ COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
 # "+/-" into "+" and "/-".
 SPREAD_MARKERS = frozenset({"±", "+/-", "/-", "to", "sd"})
-# What sets one arm's value against the other's ('18.1% vs 27.3%').
-VERSUS_WORDS = frozenset({"vs", "vs.", "versus", "v", "v."})
 VERSUS_REACH = 6  # tokens from a value to the 'vs' it stands before or after
 BY_REACH = 2  # tokens after a change's cue in which 'by' leads its amounts ('rose by')
 
@@ -208,7 +208,16 @@ def _value_after(words: Sequence[str], start: int, end: int) -> float | None:
 def _whole_after(words: Sequence[str], i: int, end: int) -> float | None:
     """The whole a count at `i` is out of ('34 of 306' -> 306), None when none follows."""
     if i + 2 < end and words[i + 1] == "of" and _NUMBER.match(words[i + 2]):
-        return _value_of(words[i + 2])
+        grouped = _grouped(words, i + 3) if i + 3 < end else None
+        return grouped[1] if grouped is not None else _value_of(words[i + 2])
+    return None
+
+
+def _grouped(words: Sequence[str], i: int) -> tuple[int, float] | None:
+    """'15 432 participants': a whole with its thousands set apart by a space, as some
+    journals write them; (its first token, its value) when the number at `i` ends one."""
+    if i > 0 and _THREE_DIGITS.match(words[i]) and _THOUSANDS_GROUP.match(words[i - 1]):
+        return i - 1, float(words[i - 1] + words[i])
     return None
 
 
@@ -317,6 +326,8 @@ def _value_before(words: Sequence[str], start: int, end: int) -> float | None:
                                            or _dose_of_arm(words, i, end)
                                            or _time_point(words, i)):
             value = _share_of(words, start, i)
+            if value is None:
+                continue
             if depth == 0:
                 return value
             if inside is None:
@@ -332,19 +343,27 @@ def _dose_of_arm(words: Sequence[str], i: int, arm_start: int) -> bool:
             and arm_start - i <= 2)
 
 
-def _share_of(words: Sequence[str], start: int, i: int) -> float:
+def _share_of(words: Sequence[str], start: int, i: int) -> float | None:
     """The number at `i`, or the count before it over it when it is a whole ('15 of
-    3552', 'one case out of 3632 deliveries', 'none of the 45 patients'): arms of
-    different sizes compare by rate. A whole no count leads is none when the clause opens
-    with 'no' or 'none' ('No cases of NEC were observed among the 150 infants')."""
-    whole = _value_of(words[i])
+    3552', 'one case out of 3632 deliveries', 'none of the 45 patients', '218 of 15 432'):
+    arms of different sizes compare by rate. A whole no count leads is none when the
+    clause opens with 'no' or 'none' ('No cases of NEC were observed among the 150
+    infants'), and no value otherwise ('Among 7860 patients in the A group, 1123 had
+    ...': the arm's size)."""
+    grouped = _grouped(words, i)
+    if grouped is not None:
+        i, whole = grouped
+    else:
+        whole = _value_of(words[i])
     of = i - 1 if words[i - 1] != "the" else i - 2
-    if of <= start or words[of] not in ("of", "among") or whole == 0:
+    # ('among' may open the words searched: 'Among 7860 patients in the A group')
+    if of < start or words[of] not in ("of", "among") or whole == 0 or (
+            of == start and words[of] == "of"):
         return whole
     if _no_count_before(words, of):
         return 0.0
     if words[of] == "among":
-        return whole
+        return None
     before = of - 1 if words[of - 1] == "out" else of
     if words[before - 1] == ")":
         # 'eight (53%) of 15': the count's own percentage stands between it and 'of'
