@@ -1,7 +1,9 @@
 """Reading rules of session 30 (issue 14): an arm's size is not its value, a ratio
-labelled comparator first runs the other way, a stay is a time, and an outcome asked at a
-time point is read at it. Each case is a hand-written abstract whose right reading is
-stated in its comment."""
+labelled comparator first runs the other way, a stay is a time, an outcome asked at a
+time point is read at it (and a null said of another time is not its finding), a
+control of another kind is a third arm, and a good named as such ('more without fever')
+is not turned round. Each case is a hand-written abstract whose right
+reading is stated in its comment."""
 
 from __future__ import annotations
 
@@ -99,3 +101,41 @@ def test_a_calcineurin_inhibitor_is_found_by_its_members(extractor: RuleExtracto
             "tacrolimus-treated and 13.8% of corticosteroid-treated patients (P < 0.001).")
     assert polarities(extractor, text, "application-site burning",
                       "topical calcineurin inhibitors", "topical corticosteroids") == [1]
+
+
+def test_a_control_of_another_kind_is_a_third_arm(extractor: RuleExtractor) -> None:
+    # a three-arm trial asked as acupuncture against sham: 'than usual care' compares
+    # with the third arm, so the sham comparison's null stands (0)
+    text = ("Adults with low back pain were randomised to acupuncture, sham acupuncture or "
+            "usual care. At 8 weeks, mean pain intensity was 3.8 in the acupuncture group "
+            "and 3.9 in the sham group (mean difference -0.1, 95% CI -0.6 to 0.4; P = 0.67). "
+            "Both needling groups had greater improvement in pain than usual care "
+            "(P < 0.001).")
+    assert polarities(extractor, text, "pain", "acupuncture", "sham acupuncture") == [0]
+    # asked against usual care, the same sentence is the finding (less pain, -1)
+    assert polarities(extractor, text, "pain", "acupuncture", "usual care") == [-1]
+
+
+def test_a_null_at_another_time_is_not_the_finding_s(extractor: RuleExtractor) -> None:
+    # greater gains at 1 year; the null is said of 2 years: asked at 1 year, more (+1)
+    text = RANDOMISED + (
+        "Drug A produced greater visual acuity gains at 1 year than drug B, although the "
+        "difference narrowed and was not statistically significant by 2 years.")
+    assert polarities(extractor, text, "visual acuity at 1 year") == [1]
+    # 'but the difference was not significant' with no time of its own is still a null
+    text = RANDOMISED + ("Drug A produced greater visual acuity gains at 1 year than drug "
+                         "B, but the difference was not statistically significant.")
+    assert polarities(extractor, text, "visual acuity at 1 year") == [0]
+
+
+def test_a_good_named_as_such_is_not_turned_round(extractor: RuleExtractor) -> None:
+    # 'more without fever' is more of the time without fever (+1), not more fever
+    text = ("Children were randomised to drug A or drug B. Children given drug A spent 49 "
+            "minutes more without fever in the first 4 hours than those given drug B (95% "
+            "CI 27 to 71 minutes; P < 0.001).")
+    assert polarities(extractor, text, "time without fever") == [1]
+    # a sentence on the fever itself still reads the other way: less fever is more time
+    # without it (+1)
+    text = ("Children were randomised to drug A or drug B. Fever was less frequent with "
+            "drug A than with drug B (12% vs 30%; P < 0.001).")
+    assert polarities(extractor, text, "time without fever") == [1]

@@ -224,7 +224,7 @@ def compared_with_another(sentence: Sentence, start: int, end: int,
     if not markers:
         return False
     arms = arms_in(sentence, start, end, heads, comparators)
-    if any(role == "C" for _, _, role in arms):
+    if any(role == "C" and not _another_control(words[a], arm_stems) for a, _, role in arms):
         return False
     inside = inside_parentheses(words, start, end)
     for marker_start, marker_end in markers:
@@ -237,7 +237,24 @@ def compared_with_another(sentence: Sentence, start: int, end: int,
         if j < reach and words[j].isalpha() and words[j] not in ARM_NOUNS | NOT_ARMS and not (
                 stem(words[j]) in arm_stems or any(a <= j < b for a, b, _ in arms)):
             return True
+        if j < reach and _another_control(words[j], arm_stems):
+            return True
     return False
+
+
+# Kinds of control arm a three-arm trial may hold side by side ('acupuncture, sham
+# acupuncture or usual care'): an inert imitation, the usual care, nothing.
+CONTROL_KINDS = (frozenset({"placebo", "sham", "vehicle"}),
+                 frozenset({"usual", "standard", "routine"}),
+                 frozenset({"untreated", "no-treatment", "waitlist", "wait-list"}))
+
+
+def _another_control(word: str, arm_stems: frozenset[str]) -> bool:
+    """'than usual care' asked against sham acupuncture: a control of another kind than
+    the one an arm's name holds is a third arm, not the comparator."""
+    kind = next((k for k in CONTROL_KINDS if word in k), None)
+    named = [k for k in CONTROL_KINDS if {stem(w) for w in k} & arm_stems]
+    return kind is not None and bool(named) and kind not in named
 
 
 def _opening_reference(sentence: Sentence, arms: list[tuple[int, int, str]],

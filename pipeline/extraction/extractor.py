@@ -475,6 +475,8 @@ def _names_the_measure(parsed: ParsedAbstract, mention: Mention,
     words = [parsed.words[i] for i in mention.tokens]
     if "".join(words).lower() in measure_forms:
         return True
+    if mention.start and parsed.words[mention.start - 1].lower() == "without":
+        return False  # 'spent 49 minutes more without fever': the good, named as such
     return (GOOD_OUTCOME_STEMS.isdisjoint(parsed.stems[i] for i in mention.tokens)
             and not ADVERSE_OUTCOME_WORDS.isdisjoint(words))
 

@@ -31,6 +31,7 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
+from pipeline.extraction.timepoints import same_time, time_positions
 
 SET_APART_REACH = 2  # words between 'but not' and the measure set apart ('but not against')
 LIKENESS_REACH = 8  # tokens from 'similar' to the 'to' before the comparator
@@ -106,13 +107,15 @@ def likened_to_another(words: Sequence[str], span: tuple[int, int], start: int, 
             and any(start <= i < end for i in arm_tokens - head_tokens))
 
 
-def null_follow_up(sentence: Sentence, end: int, arm_tokens: set[int],
+def null_follow_up(sentence: Sentence, start: int, end: int, arm_tokens: set[int],
                    head_tokens: set[int]) -> tuple[int, int] | None:
     """'X was more frequent with A (79% vs 69%), but the difference was not significant':
-    a null phrase in the next clause, whose subject refers back to the tail's finding or
-    which is said of the arms with no subject of its own ('improved over time but did not
-    differ between groups'; not '; only scores for X did not differ between arms'); for
-    the last clause, the next sentence's (`Sentence.withdrawn`)."""
+    a null phrase in the next clause, whose subject refers back to the tail's finding (the
+    clause from `start` to `end`) or which is said of the arms with no subject of its own
+    ('improved over time but did not differ between groups'; not '; only scores for X did
+    not differ between arms'), and not at another time ('greater gains at 1 year, although
+    the difference was not significant by 2 years'); for the last clause, the next
+    sentence's (`Sentence.withdrawn`)."""
     words = sentence.words
     if end >= sentence.end:
         return sentence.withdrawn
@@ -123,7 +126,7 @@ def null_follow_up(sentence: Sentence, end: int, arm_tokens: set[int],
         first += 1  # '; however, this decrease ...'
     stop = next_break(words, first, sentence.end)
     span = next((s for s in sentence.nulls if first <= s[0] < stop), None)
-    if span is None:
+    if span is None or _at_other_times(words, (start, end), (first, stop)):
         return None
     if any(words[i] in FOLLOW_UP_SUBJECTS
            for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))
@@ -142,6 +145,16 @@ def null_follow_up(sentence: Sentence, end: int, arm_tokens: set[int],
         ends >= stop or words[ends] in (".", ",", "(", ")", "nor"))
     return span if of_the_finding or between_arms(words, span[1], stop, arm_tokens,
                                                   head_tokens) else None
+
+
+def _at_other_times(words: Sequence[str], finding: tuple[int, int],
+                    follow_up: tuple[int, int]) -> bool:
+    """Whether the finding and the clause after it each name a time point, and no time
+    point is named in both."""
+    before = [days for _, days in time_positions(words, *finding)]
+    after = [days for _, days in time_positions(words, *follow_up)]
+    return bool(before) and bool(after) and not any(
+        same_time(a, b) for a in before for b in after)
 
 
 def between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[int],

@@ -305,7 +305,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                                 and tail.start <= s[0] < tail.end)
                        and not likened_to_another(words, s, start, end, arm_tokens,
                                                   head_tokens)], tail),
-        null_follow_up(sentence, end, arm_tokens, head_tokens)) if span is not None]
+        null_follow_up(sentence, start, end, arm_tokens, head_tokens)) if span is not None]
     said_within = any(start <= s[0] < end for s in sentence.within) and not any(
         start <= s[0] < end and not _against_baseline(words, s[1], end)
         for s in sentence.compares)
