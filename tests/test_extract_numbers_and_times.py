@@ -139,3 +139,19 @@ def test_a_good_named_as_such_is_not_turned_round(extractor: RuleExtractor) -> N
     text = ("Children were randomised to drug A or drug B. Fever was less frequent with "
             "drug A than with drug B (12% vs 30%; P < 0.001).")
     assert polarities(extractor, text, "time without fever") == [1]
+
+
+@pytest.mark.parametrize(("text", "outcome", "expected"), [
+    # a stroke review's good functional outcome is the trial's favourable outcome: more
+    # with drug A (+1)
+    (RANDOMISED + "A favourable outcome at 90 days was achieved by 129 of 243 patients "
+     "(53.1%) in the drug A group and 101 of 240 (42.1%) in the drug B group (adjusted "
+     "odds ratio 1.58, 95% CI 1.07 to 2.33; P = 0.02).", "good functional outcome", 1),
+    # the QLQ-C30's global health status is its quality of life scale: no difference (0)
+    (RANDOMISED + "Mean global health status scores at 6 months were 76.1 with drug A and "
+     "74.3 with drug B (difference 1.8, 95% CI -3.6 to 7.2; P = 0.51).",
+     "quality of life", 0),
+])
+def test_an_outcome_under_the_trial_s_name_for_it(extractor: RuleExtractor, text: str,
+                                                   outcome: str, expected: int) -> None:
+    assert polarities(extractor, text, outcome) == [expected]

@@ -48,6 +48,11 @@ SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
     ("hospital admission", "hospitalisation"),
     ("dental caries", "tooth decay"),
     ("withdrawal due to adverse events", "discontinuation due to adverse events"),
+    # a stroke review's 'good functional outcome' is a trial's 'favourable outcome'
+    ("good functional outcome", "favourable outcome"),
+    ("good functional outcome", "favorable outcome"),
+    ("good functional outcome", "favourable functional outcome"),
+    ("good functional outcome", "favorable functional outcome"),
 ) for a, b in ((one, other), (other, one)))
 
 # Words an outcome's name may open with that say which way it went ('decreased appetite',
