@@ -249,11 +249,14 @@ CONTROL_KINDS = (frozenset({"placebo", "sham", "vehicle"}),
                  frozenset({"untreated", "no-treatment", "waitlist", "wait-list"}))
 
 
+_CONTROL_KIND_STEMS = tuple(frozenset(stem(w) for w in kind) for kind in CONTROL_KINDS)
+
+
 def _another_control(word: str, arm_stems: frozenset[str]) -> bool:
     """'than usual care' asked against sham acupuncture: a control of another kind than
     the one an arm's name holds is a third arm, not the comparator."""
-    kind = next((k for k in CONTROL_KINDS if word in k), None)
-    named = [k for k in CONTROL_KINDS if {stem(w) for w in k} & arm_stems]
+    kind = next((i for i, words in enumerate(CONTROL_KINDS) if word in words), None)
+    named = {i for i, stems in enumerate(_CONTROL_KIND_STEMS) if stems & arm_stems}
     return kind is not None and bool(named) and kind not in named
 
 

@@ -63,11 +63,7 @@ from pipeline.extraction.nulls import (
     set_apart,
 )
 from pipeline.extraction.sentence import Sentence
-from pipeline.extraction.stats import (
-    Significance,
-    Statistic,
-    nearest_significance,
-)
+from pipeline.extraction.stats import Significance, Statistic, nearest_significance
 from pipeline.extraction.timepoints import same_time, time_positions
 from pipeline.extraction.values import (
     changed_by_amounts,
@@ -470,8 +466,9 @@ def _estimate_says(sentence: Sentence, cue_at: int, polarity: int,
     """Whether the first significant ratio after the cue (an interval clear of 1) goes the
     way of `polarity`: a ratio compares the intervention with the comparator whichever arm
     the words name first ('32 of those given placebo, with a 65% relative reduction
-    (hazard ratio 0.35; 0.18 to 0.70)'), so it overrules taking the comparator for the
-    subject. Not when a ratio follows the comparator's name before the cue: that one is
+    (hazard ratio 0.35; 0.18 to 0.70)'), unless its label names the comparator first
+    (arms.estimate_orientation), so it overrules taking the comparator for the subject.
+    Not when a ratio follows the comparator's name before the cue: that one is
     the comparator's own ('associated with placebo treatment (OR 1.28, ...), excess
     respiratory rate (OR 1.51, ...)'); nor for a difference, often given as comparator
     minus intervention ('risk difference 4.2% in favour of antibiotic')."""
