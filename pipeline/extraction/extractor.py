@@ -68,7 +68,7 @@ from pipeline.extraction.rules import Candidate, Reading, read
 from pipeline.extraction.settings import ExtractorSettings
 from pipeline.extraction.stats import Significance
 from pipeline.extraction.study import opens_as_control
-from pipeline.extraction.timepoints import same_time, time_points
+from pipeline.extraction.timepoints import shares_a_time, time_points
 from pipeline.model import Abstract, Entity, Evidence, Polarity, Query
 
 ARM_NOUN_STEMS = frozenset(stem(w) for w in ARM_NOUNS)
@@ -517,7 +517,7 @@ def _at_the_time_asked(candidates: list[Candidate], when: frozenset[float]) -> l
         return candidates
     named = [time_points(c.sentence.words[c.sentence.start:c.sentence.end])
              for c in candidates]
-    asked = [any(same_time(a, b) for a in times for b in when) for times in named]
+    asked = [shares_a_time(times, when) for times in named]
     if not any(at and c.reading is not None for at, c in zip(asked, candidates, strict=True)):
         return candidates
     return [c for c, times, at in zip(candidates, named, asked, strict=True) if at or not times]

@@ -31,7 +31,7 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
-from pipeline.extraction.timepoints import same_time, time_positions
+from pipeline.extraction.timepoints import shares_a_time, time_positions
 
 SET_APART_REACH = 2  # words between 'but not' and the measure set apart ('but not against')
 LIKENESS_REACH = 8  # tokens from 'similar' to the 'to' before the comparator
@@ -153,8 +153,7 @@ def _at_other_times(words: Sequence[str], finding: tuple[int, int],
     point is named in both."""
     before = [days for _, days in time_positions(words, *finding)]
     after = [days for _, days in time_positions(words, *follow_up)]
-    return bool(before) and bool(after) and not any(
-        same_time(a, b) for a in before for b in after)
+    return bool(before) and bool(after) and not shares_a_time(before, after)
 
 
 def between_arms(words: Sequence[str], after: int, end: int, arm_tokens: set[int],

@@ -20,7 +20,7 @@ from pipeline.extraction.cues import is_amount, is_cue
 from pipeline.extraction.lexicon import SIGN_OF
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance
-from pipeline.extraction.timepoints import same_time, time_points
+from pipeline.extraction.timepoints import shares_a_time, time_points
 
 # What was done or who took part ('were randomised', 'were enrolled'), not what happened.
 DESIGN_WORDS = frozenset({"randomized", "randomised", "randomly", "enrolled", "allocated",
@@ -113,7 +113,7 @@ class SentencePicker:
         score += w.title * (signals.title or section == "TITLE")
         if signals.when:
             named = time_points(sentence.words[sentence.start:sentence.end])
-            same = any(same_time(a, b) for a in named for b in signals.when)
+            same = shares_a_time(named, signals.when)
             score += w.same_time * same + w.other_time * (bool(named) and not same)
         return score
 

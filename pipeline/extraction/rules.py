@@ -64,7 +64,7 @@ from pipeline.extraction.nulls import (
 )
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
-from pipeline.extraction.timepoints import same_time, time_positions
+from pipeline.extraction.timepoints import shares_a_time, time_positions
 from pipeline.extraction.values import (
     changed_by_amounts,
     numeric_direction,
@@ -206,7 +206,7 @@ def _slower(words: Sequence[str], cue_at: int, end: int, tail: Mention) -> bool:
 def _gone_when_asked(when: frozenset[float], sentence: Sentence) -> bool:
     """Whether the next sentence says this finding's difference was gone at a time the
     outcome names, and this one names none of those times."""
-    return (any(same_time(a, b) for a in when for b in sentence.gone_at)
+    return (shares_a_time(when, sentence.gone_at)
             and not _times_asked(sentence.words, sentence.start, sentence.end, when))
 
 
@@ -214,7 +214,7 @@ def _times_asked(words: Sequence[str], start: int, end: int,
                  when: frozenset[float]) -> list[int]:
     """The tokens from `start` to `end` that name one of the outcome's time points."""
     return [i for i, days in time_positions(words, start, end)
-            if any(same_time(days, point) for point in when)]
+            if shares_a_time((days,), when)]
 
 
 def _free_of(words: Sequence[str], tail: Mention) -> bool:

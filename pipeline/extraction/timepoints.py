@@ -4,7 +4,7 @@ that an outcome's time point can be matched with a sentence's in other units."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pipeline.extraction.lexicon import COUNT_VALUES
 
@@ -47,3 +47,9 @@ def time_points(words: Sequence[str]) -> frozenset[float]:
 def same_time(a: float, b: float) -> bool:
     """The same time point in other units ('12 months', '1 year')."""
     return abs(a - b) <= 0.05 * max(a, b)
+
+
+def shares_a_time(these: Iterable[float], those: Iterable[float]) -> bool:
+    """Whether any time point of `these` is one of `those` (in days)."""
+    others = list(those)
+    return any(same_time(a, b) for a in these for b in others)
