@@ -29,6 +29,7 @@ from pipeline.extraction.mentions import Mention, stem
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import MEASURE_LOOKBACK, Statistic
 
+BOTH_LIST_REACH = 6  # tokens from 'both' to an outcome it lists, and on to its 'and'
 BOTH_ARMS_GAP = 2  # 'both the A and B groups': tokens from 'both' to the first arm
 REFERENCE_WINDOW = 5  # tokens after 'than'/'versus' in which the reference arm is named
 # Words between 'than' / 'compared with' and the reference's name ('than those given X').
@@ -49,6 +50,7 @@ NOT_ARMS = frozenset({"baseline", "before", "pre", "prior", "previous", "previou
                       "women", "boys", "girls", "children", "adults", "nonsmokers",
                       "smokers", "day", "week", "month", "year", "visit", "peers",
                       "counterparts", "comparison"}) | NEGATING_PREFIXES
+POPULATION_OPENING = 8  # tokens (a section label's too) in which 'Among' opens a clause
 SUBJECT_WINDOW = 8  # tokens after a cue (or 'to') in which its arm is named
 OPENING_REACH = 15  # tokens after an opening 'Compared with' in which its comma ends it
 
@@ -67,6 +69,13 @@ def both_arms_before(words: Sequence[str], start: int, cue_at: int | None,
         if all(named) and min(m.start for m in named[0] + named[1]) <= i + BOTH_ARMS_GAP:
             return True
     return False
+
+
+def lists_outcomes(words: Sequence[str], after: int, tail: Mention) -> bool:
+    """'significant improvements in both quality of life and mood': a 'both' that opens a
+    list of outcomes holding the tail names no arms, so it says no change within them."""
+    return (words[after - 1] == "both" and after <= tail.start <= after + BOTH_LIST_REACH
+            and "and" in words[after:tail.end + BOTH_LIST_REACH])
 
 
 def arms_in(sentence: Sentence, start: int, end: int, heads: Sequence[Mention],
@@ -185,9 +194,23 @@ def comparator_is_subject(sentence: Sentence, start: int, end: int, cue_at: int,
             if words[arm_start - 1] == "from":
                 return role == "I"  # 'a reduction from baseline': the arm it began at
             return role == "C"
-    before = [a for a in arms if a[1] <= cue_at]
+    before = _after_the_population(words, start, [a for a in arms if a[1] <= cue_at])
     return bool(before) and before[0][2] == "C" and not _listed_after_unnamed_arm(
         words, start, before[0][0], arms)
+
+
+def _after_the_population(words: Sequence[str], start: int,
+                          arms: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """'Among patients who had received standard rehabilitation, exercise improved ...':
+    an opening 'Among ...,' says who was studied, so the subject is an arm after its
+    comma when one is named there."""
+    among = next((i for i in range(start, min(start + POPULATION_OPENING, len(words)))
+                  if words[i] == "among" and (i == start or words[i - 1] == ":")), None)
+    if among is None or not arms:
+        return arms
+    comma = next((i for i in range(among, arms[-1][0]) if words[i] == ","), None)
+    after = [a for a in arms if comma is not None and a[0] > comma]
+    return after or arms
 
 
 def _behind_preposition(words: Sequence[str], floor: int, arm_start: int) -> bool:

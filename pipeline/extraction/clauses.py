@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from pipeline.extraction.lexicon import CLAUSE_BREAKS, CONCESSIONS
+from pipeline.extraction.lexicon import CLAUSE_BREAKS, CONCESSIONS, ELLIPTIC_LEADS
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 
@@ -42,9 +42,13 @@ def clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
 
 
 def contrast_end(words: Sequence[str], end: int, sentence_end: int) -> int:
-    """'48% of the patients in the A group, whereas 10% of the B group': the contrast
-    clause holds the other arm's value, so the arms' numbers are read up to its end."""
-    if end >= sentence_end or words[end] not in ("whereas", "while"):
+    """'48% of the patients in the A group, whereas 10% of the B group', '9.4% in the A
+    group but in only 1.0% of the B group': the contrast clause holds the other arm's
+    value, so the arms' numbers are read up to its end (a 'but' with no verb of its own:
+    a number, 'in' or 'only' follows it)."""
+    if end >= sentence_end or not (words[end] in ("whereas", "while") or (
+            words[end] == "but" and end + 1 < sentence_end
+            and (words[end + 1] in ELLIPTIC_LEADS or words[end + 1][:1].isdigit()))):
         return end
     return next_break(words, end + 1, sentence_end)
 

@@ -18,6 +18,7 @@ from pipeline.extraction.lexicon import (
     CHANGE_WORDS,
     COUNT_WORDS,
     DEGREE_WORDS,
+    FAILED_WORDS,
     GRADING_WORDS,
     LESS_WORDS,
     MORE_WORDS,
@@ -155,10 +156,12 @@ def is_amount(words: Sequence[str], i: int) -> bool:
 
 
 def _purpose(words: Sequence[str], i: int) -> bool:
-    """'to lower the risk', 'aimed at reducing': an intention, not a result."""
+    """'to lower the risk', 'aimed at reducing': an intention, not a result; not 'failed
+    to reduce', a result that a negation turns into a null."""
     word = words[i]
     base = not word.endswith(("ed", "ing", "s", "tion", "er", "ion"))
-    return i > 0 and ((words[i - 1] == "to" and base)
+    return i > 0 and ((words[i - 1] == "to" and base and not (
+        i > 1 and words[i - 2] in FAILED_WORDS))
                       or (word.endswith("ing") and words[i - 1] in ("at", "for")))
 
 

@@ -114,8 +114,10 @@ SECTION_LABEL = re.compile(r"([A-Z][A-Z /&]{2,40}):")
 # the claim after 'to be'.
 FINDING_VERBS = frozenset({"found", "shown", "proven", "proved", "demonstrated", "observed",
                            "seen"})
+# 'failed to reduce': what follows 'to' is a result that did not come, not an aim.
+FAILED_WORDS = frozenset({"failed", "fails", "fail", "unable"})
 NEGATIONS = frozenset({"not", "no", "neither", "nor", "without", "never", "n't", "cannot",
-                       "failed", "fails", "unable", "none", "lack", "lacked", "absence"})
+                       "none", "lack", "lacked", "absence"}) | FAILED_WORDS
 HEDGES = frozenset({"may", "might", "could", "possibly", "perhaps", "suggest", "suggests",
                     "suggested", "suggesting", "appear", "appears", "appeared", "likely",
                     "potentially", "putative", "presumably", "trend", "trends", "tended",
@@ -240,6 +242,12 @@ STOP_WORDS = frozenset({
     "arms", "patients", "participants", "subjects", "people", "children", "adults", "women",
     "men", "mg", "kg", "ml", "g", "h", "min", "day", "daily", "once", "twice", "weekly",
 })
+# How, how often and how much an arm is given ('single-dose oral', 'biannual mass'):
+# results name what is given without them.
+REGIMEN_WORDS = frozenset({
+    "single", "dose", "doses", "oral", "intravenous", "intramuscular", "subcutaneous",
+    "topical", "low", "high", "mass", "biannual", "annual", "monthly", "extended",
+    "release", "sustained"})
 # Outcome words that carry little identity: "rate of X" is about X.
 GENERIC_OUTCOME_WORDS = frozenset({
     "rate", "rates", "risk", "incidence", "number", "level", "levels", "mean", "median",
@@ -286,6 +294,9 @@ SAME_OUTCOME_WORDS = {word: common for common, words in (
 
 # Reading a sentence (rules.py and its helpers): clause boundaries, signs, definitions.
 CLAUSE_BREAKS = frozenset({";", "but", "whereas", "however", "although", "while"})
+# Words after a 'but' that open the other arm's value, not a verb of its own ('but in only
+# 1.0%', 'but only 3 of 40').
+ELLIPTIC_LEADS = frozenset({"in", "only", "among", "for"})
 CONCESSIONS = frozenset({"although", "though", "despite", "while", "whereas"})
 ARM_PREPOSITIONS = frozenset({"in", "with", "among", "for", "on", "following", "after",
                               "from", "by", "under", "using", "receiving", "of"})
@@ -313,6 +324,11 @@ DOSE_UNITS = frozenset({"mg", "g", "mcg", "µg", "ug", "ml", "iu", "u", "units",
 # Numbers written as words ('one case out of 3632', 'two-year follow-up').
 COUNT_VALUES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "eighteen": 18, "twenty": 20}
+# Counts spelled out past twelve ('thirty-one of 47'): the teens and the tens.
+SPELLED_TEENS = {"eleven": 11, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                 "seventeen": 17, "nineteen": 19}
+SPELLED_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+                "seventy": 70, "eighty": 80, "ninety": 90}
 # 'one or more', 'two or fewer': a count before 'or' makes the comparative an amount.
 COUNT_WORDS = frozenset(word for word, value in COUNT_VALUES.items() if value <= 10)
 # Stages and grades written as Roman numerals ('stage II or greater').

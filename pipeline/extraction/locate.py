@@ -19,6 +19,7 @@ from pipeline.extraction.lexicon import (
     DOSE_UNITS,
     GENERIC_OUTCOME_WORDS,
     NOT_RIVAL_WORDS,
+    REGIMEN_WORDS,
     STOP_WORDS,
 )
 from pipeline.extraction.mentions import Mention, MentionFinder, Terms, doc_hits, stem
@@ -46,6 +47,7 @@ DOSE_REACH = 2  # tokens on either side of an arm's mention where its dose is wr
 # What is counted when two arms differ by how many ('two doses' vs 'a single dose').
 COUNTED_NOUNS = frozenset({"dose", "session", "injection", "cycle", "course", "application",
                            "fraction", "infusion"})
+_REGIMEN_STEMS = frozenset(stem(word) for word in REGIMEN_WORDS)
 _COUNTED = re.compile(
     rf"\b(single|\d+|{'|'.join(COUNT_VALUES)})[ -]({'|'.join(COUNTED_NOUNS)})s?\b", re.IGNORECASE)
 
@@ -162,7 +164,7 @@ class MentionLocator:
             outcome = self.mentions(parsed, self.terms(parsed, Entity.from_name(head)))
         outcome = self._measured_by_scales(parsed, query.outcome, outcome)
         if query.comparator is None:
-            arm = arm.with_aliases(class_members(query.intervention.name))
+            arm = _regimen_light(arm.with_aliases(class_members(query.intervention.name)))
             return (_same_dose(parsed, self.mentions(parsed, arm, self.arm_threshold),
                                query.intervention), outcome, {})
         arm, other = _label_of_the_other_arm(parsed, arm, self.terms(parsed, query.comparator))
@@ -174,12 +176,12 @@ class MentionLocator:
         # a phrase both arms have ('group II' defined as an arm both names take in)
         # cannot tell them apart either
         same = {p.lower() for p in arm.phrases} & {p.lower() for p in other.phrases}
-        return (_same_dose(parsed, self.mentions(parsed, arm.without(
-                    shared, same - _short_forms_of(parsed, same, names[0], names[1])),
+        return (_same_dose(parsed, self.mentions(parsed, _regimen_light(arm.without(
+                    shared, same - _short_forms_of(parsed, same, names[0], names[1]))),
                     self.arm_threshold), query.intervention),
                 outcome,
-                _same_dose(parsed, self.mentions(parsed, other.without(
-                    shared, same - _short_forms_of(parsed, same, names[1], names[0])),
+                _same_dose(parsed, self.mentions(parsed, _regimen_light(other.without(
+                    shared, same - _short_forms_of(parsed, same, names[1], names[0]))),
                     self.arm_threshold), query.comparator))
 
     def _short_forms(self, parsed: ParsedAbstract, head: str) -> list[str]:
@@ -304,6 +306,17 @@ def _with_or_without(name: str, other: str) -> list[str]:
 def _count(word: str) -> int:
     word = word.lower()
     return 1 if word == "single" else COUNT_VALUES.get(word) or int(word)
+
+
+def _regimen_light(terms: Terms) -> Terms:
+    """An arm is also looked for without its words for how, how often and how much it is
+    given: 'single-dose oral fosfomycin' or 'biannual mass azithromycin distribution' is
+    written 'fosfomycin' or 'azithromycin' in the results. Not when they are all that is
+    left to tell the arms apart ('low-dose' against 'high-dose')."""
+    return terms.with_keyword_sets(
+        {s: w for s, w in keywords.items() if s not in _REGIMEN_STEMS}
+        for keywords in terms.keywords
+        if any(w == 1.0 and s not in _REGIMEN_STEMS for s, w in keywords.items()))
 
 
 def _same_dose(parsed: ParsedAbstract, found: Mentions, arm: Entity) -> Mentions:

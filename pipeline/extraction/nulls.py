@@ -42,6 +42,10 @@ REFERENCE_LEADS = frozenset({"the", "that", "those", "of", "both", "all", "each"
 FOLLOW_UP_WINDOW = 4  # tokens at the start of the next clause that may refer back to it
 BETWEEN_WINDOW = 4  # tokens after a null phrase, then after 'between', naming the arms
 ARM_LEAD = 2  # tokens after a preposition in which the arm it leads to begins ("in the A group")
+# Words before which a change word is a verb ('did not change', 'failed to increase').
+VERB_LEADS = frozenset({"not", "n't", "never", "to"})
+# 'with no increase', 'with no significant difference': what a null opened by 'with no' says
+_CHANGE_AFTER_NO = FOLLOW_UP_SUBJECTS | {"significant"}
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
 SET_APART_AFTER_REFERENCE = 10  # tokens from a comparison's reference to 'but not C'
 BETWEEN_SUBJECT_REACH = 8  # tokens before a null in which its subject names 'between'
@@ -128,7 +132,9 @@ def null_follow_up(sentence: Sentence, start: int, end: int, arm_tokens: set[int
     span = next((s for s in sentence.nulls if first <= s[0] < stop), None)
     if span is None or _at_other_times(words, (start, end), (first, stop)):
         return None
-    if any(words[i] in FOLLOW_UP_SUBJECTS
+    # ('but did not change B': after a negation or 'to' the word is the verb, not a
+    # subject that refers back)
+    if any(words[i] in FOLLOW_UP_SUBJECTS and words[i - 1] not in VERB_LEADS
            for i in range(first, min(stop, first + FOLLOW_UP_WINDOW))
            ) or difference_between_arms(words, span[0], first):
         return span
@@ -209,6 +215,20 @@ def difference_between_arms(words: Sequence[str], span_start: int, after: int) -
                 for j in range(i + 1, min(span_start, i + 1 + BETWEEN_WINDOW))):
             return True
     return False
+
+
+def without_another(words: Sequence[str], span: tuple[int, int], cue_at: int,
+                    tail: Mention) -> bool:
+    """'improved compliance without a detectable effect on infection rates', 'reduced
+    recurrence, but there was no effect on survival', 'reduces PONV, with no increase in
+    adverse events': a null after the changed outcome, opened by 'without' or by 'with
+    no' and a change ('compared with no treatment, but this difference ...' is no such
+    null) or aimed at something ('on'), is said of what follows it."""
+    opened = words[span[0]] == "without" or (
+        words[span[0]] == "no" and words[span[0] - 1] == "with"
+        and words[span[0] + 1] in _CHANGE_AFTER_NO)
+    return cue_at < tail.start < span[0] and (
+        opened or span[1] < len(words) and words[span[1]] == "on")
 
 
 def conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:

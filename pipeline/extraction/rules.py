@@ -25,6 +25,7 @@ from pipeline.extraction.arms import (
     both_arms_before,
     comparator_is_subject,
     estimate_orientation,
+    lists_outcomes,
 )
 from pipeline.extraction.clauses import clause, contrast_end, inside_parentheses, next_break
 from pipeline.extraction.cues import (
@@ -61,6 +62,7 @@ from pipeline.extraction.nulls import (
     null_follow_up,
     reference_set_apart,
     set_apart,
+    without_another,
 )
 from pipeline.extraction.sentence import Sentence
 from pipeline.extraction.stats import Significance, Statistic, nearest_significance
@@ -186,15 +188,6 @@ def _below_a_target(words: Sequence[str], tail: Mention) -> bool:
     return at < len(words) and any(ch.isdigit() for ch in words[at])
 
 
-def _without_another(words: Sequence[str], span: tuple[int, int], cue_at: int,
-                     tail: Mention) -> bool:
-    """'improved compliance without a detectable effect on infection rates', 'reduced
-    recurrence, but there was no effect on survival': a null after the changed outcome,
-    opened by 'without' or aimed at something ('on'), is said of what follows it."""
-    return cue_at < tail.start < span[0] and (
-        words[span[0]] == "without" or span[1] < len(words) and words[span[1]] == "on")
-
-
 def _slower(words: Sequence[str], cue_at: int, end: int, tail: Mention) -> bool:
     """Whether a change is said to go more slowly ('gained weight more slowly', 'rose
     slower'): right after its cue, or after the outcome that follows it."""
@@ -302,7 +295,8 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
                        and not likened_to_another(words, s, start, end, arm_tokens,
                                                   head_tokens)], tail),
         null_follow_up(sentence, start, end, arm_tokens, head_tokens)) if span is not None]
-    said_within = any(start <= s[0] < end for s in sentence.within) and not any(
+    said_within = any(start <= s[0] < end and not lists_outcomes(words, s[1], tail)
+                      for s in sentence.within) and not any(
         start <= s[0] < end and not _against_baseline(words, s[1], end)
         for s in sentence.compares)
     within = said_within or both_arms_before(words, start, cue_at, heads, comparators)
@@ -322,7 +316,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
             distance_to(*span, tail) > cue_distance and not negated and (
                 significance is Significance.SIGNIFICANT
                 or conjoined_apart(words, span[1], min(cue_at, tail.start))
-                or _without_another(words, span, cue_at, tail)) and not (
+                or without_another(words, span, cue_at, tail)) and not (
                 span[0] > cue_at and (between_arms(words, span[1], sentence.end,
                                                    arm_tokens, head_tokens)
                                       or difference_between_arms(words, span[0], cue_at))))]

@@ -47,9 +47,9 @@ REDUCTION_MEASURES = frozenset({"vaccine efficacy", "vaccine effectiveness",
 # How far before an interval its estimate may be named ("the risk ratio for X with A
 # versus B was 1.24 (95% CI ...)").
 MEASURE_LOOKBACK = 120
-# An arm's share right before its own interval ('87.6% (95% CI 84.6 to 90.1)'), and the
-# characters before the interval in which it ends.
-_SHARE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?%\s*[(\[]\s*$")
+# An arm's share right before its own interval ('87.6% (95% CI 84.6 to 90.1)', '(50.5%;
+# 95% CI, 40.7%-60.4%)'), and the characters before the interval in which it ends.
+_SHARE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?%\s*[(\[;,]\s*$")
 # a time right before an interval's parenthesis ('11.6 months (95% CI')
 _TIME_BEFORE = re.compile(
     r"(\d+(?:\.\d+)?)\s?(?:months?|weeks?|days?|years?|hours?|minutes?)\s*[(\[]\s*$")

@@ -47,6 +47,7 @@ SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
     ("hospital admission", "hospitalization"),
     ("hospital admission", "hospitalisation"),
     ("dental caries", "tooth decay"),
+    ("urinary incontinence", "urinary leakage"),
     ("withdrawal due to adverse events", "discontinuation due to adverse events"),
     # a stroke review's 'good functional outcome' is a trial's 'favourable outcome'
     ("good functional outcome", "favourable outcome"),

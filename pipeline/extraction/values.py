@@ -14,7 +14,14 @@ from collections.abc import Sequence
 
 from pipeline.extraction.arms import arms_in, from_to
 from pipeline.extraction.clauses import breaks, inside_parentheses, outside_parentheses
-from pipeline.extraction.lexicon import ARM_NOUNS, COUNT_VALUES, TIME_WORDS, VERSUS_WORDS
+from pipeline.extraction.lexicon import (
+    ARM_NOUNS,
+    COUNT_VALUES,
+    SPELLED_TEENS,
+    SPELLED_TENS,
+    TIME_WORDS,
+    VERSUS_WORDS,
+)
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 
@@ -375,8 +382,9 @@ def _share_of(words: Sequence[str], start: int, i: int) -> float | None:
             break
         if words[k] == "none":
             return 0.0  # 'compared with none of 16 in the placebo group'
-        if words[k] in COUNT_VALUES:
-            return COUNT_VALUES[words[k]] / whole
+        count = _spelled_count(words, k)
+        if count is not None:
+            return count / whole
         if _NUMBER.match(words[k]) and not words[k].endswith("%"):
             return _value_of(words[k]) / whole
     return whole
@@ -387,11 +395,23 @@ def _no_count_before(words: Sequence[str], of: int) -> bool:
     ('none of the 45', 'No cases of surgical NEC were observed among the 150'), also
     from before the arm's own words (the clause may open with it)."""
     for k in range(of - 1, max(0, of - ZERO_LOOKBACK) - 1, -1):
-        if _NUMBER.match(words[k]) or words[k] in COUNT_VALUES:
+        if _NUMBER.match(words[k]) or _spelled_count(words, k) is not None:
             return False
         if words[k].lower() in ("no", "none"):
             return True
     return False
+
+
+def _spelled_count(words: Sequence[str], k: int) -> int | None:
+    """A count written in words ending at `k`: 'seven', 'thirty', 'thirty-one' (the tens
+    with the units after a hyphen or a space); None when it is none."""
+    units = COUNT_VALUES.get(words[k], SPELLED_TEENS.get(words[k]))
+    if units is None:
+        return SPELLED_TENS.get(words[k])
+    lead = k - 2 if k > 1 and words[k - 1] == "-" else k - 1
+    if units < 10 and lead >= 0 and words[lead] in SPELLED_TENS:
+        return SPELLED_TENS[words[lead]] + units
+    return units
 
 
 def _time_point(words: Sequence[str], i: int) -> bool:
