@@ -21,7 +21,7 @@ from spacy.tokens import Doc
 from pipeline.extraction.cli import EI_DEV
 from pipeline.extraction.evaluate import read_prompts
 from pipeline.extraction.extractor import RuleExtractor
-from pipeline.extraction.group_labels import group_labels
+from pipeline.extraction.group_labels import GROUP_LABELS, LABEL_HINT, group_labels
 from pipeline.extraction.lexicon import (
     COMPARE_PHRASES,
     DEFINITION_PHRASES,
@@ -33,11 +33,13 @@ from pipeline.extraction.lexicon import (
 )
 from pipeline.extraction.locate import outcome_head
 from pipeline.extraction.mentions import (
+    _COMMON_SHORT,
     MAX_PHRASE_TOKENS,
     DocTokens,
     Mention,
     MentionFinder,
     Terms,
+    _common_abbreviations,
     _keywords,
     _longest,
     _looks_like_abbreviation,
@@ -57,6 +59,7 @@ from pipeline.extraction.nlp import (
     parse,
 )
 from pipeline.extraction.stats import _INTERVAL, _NUMBER, _P_VALUE
+from pipeline.extraction.synonyms import COMMON_ABBREVIATIONS
 from pipeline.extraction.text import (
     _EI_HEADER,
     _TAG,
@@ -250,6 +253,24 @@ def test_group_labels_are_read_in_three_forms() -> None:
     assert list(group_labels(text)) == [
         ("group I", "amiodarone 5 mg/kg"), ("group II", "normal saline"),
         ("Group B", "ethanol injection"), ("Group 2", "placebo tablets daily")]
+
+
+def test_every_group_label_holds_the_hint() -> None:
+    """group_labels and the other arm's label are looked for only in texts LABEL_HINT
+    finds in."""
+    for label in ("group A", "Group K", "group I", "group III", "Group IV", "group 9"):
+        assert GROUP_LABELS.fullmatch(label) and LABEL_HINT.search(label)
+    assert not LABEL_HINT.search("the groups, group a, group 0, subgroup x")
+
+
+def test_common_short_forms_are_found_as_whole_words() -> None:
+    """_common_abbreviations looks its short forms up among the text's word runs: the
+    whole-word matches of their alternation, as each is word characters only."""
+    assert all(re.fullmatch(r"\w+", short) for short, _ in COMMON_ABBREVIATIONS)
+    for text in ("CRP and LDL-C fell; HbA1c (not eGFRs) at the ICU.", "BMI-adjusted BP, MI",
+                 "SBP/DBP and 6MWD; QoLs, xCRP, CRP1 and LOS_ICU", "no abbreviation"):
+        used = {short for short, _ in _common_abbreviations(text)}
+        assert used == set(_COMMON_SHORT.findall(text))
 
 
 def test_a_group_label_names_its_arm_up_to_the_next_group() -> None:

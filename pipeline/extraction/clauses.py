@@ -13,6 +13,8 @@ from pipeline.extraction.lexicon import CLAUSE_BREAKS, CONCESSIONS, ELLIPTIC_LEA
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 
+_BREAK_WORDS = CLAUSE_BREAKS | {"except"}  # the words `breaks` may find a boundary at
+
 
 def clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     """The tail's clause: bounded by ';', 'but', 'whereas', ', while', 'however'. A
@@ -21,9 +23,15 @@ def clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     words = sentence.words
     start = sentence.start
     depth = 0  # a ';' inside parentheses ('(52%; 95% CI 43.8-60.3)') ends no clause
+    # brackets first, then `breaks` only at the words it may find a boundary at
     for i in range(tail.start - 1, sentence.start - 1, -1):
-        depth = max(0, depth + (words[i] in (")", "]")) - (words[i] in ("(", "[")))
-        if not depth and breaks(words, i) and (words[i] != "although" or i > sentence.start):
+        word = words[i]
+        if word in (")", "]"):
+            depth += 1
+        elif word in ("(", "["):
+            depth = max(0, depth - 1)
+        elif (not depth and word in _BREAK_WORDS and breaks(words, i)
+              and (word != "although" or i > sentence.start)):
             start = i + 1
             break
     if (words[start] in CONCESSIONS if start == sentence.start
@@ -34,8 +42,12 @@ def clause(sentence: Sentence, tail: Mention) -> tuple[int, int]:
     end = sentence.end
     depth = 0
     for i in range(tail.end, sentence.end):
-        depth = max(0, depth + (words[i] in ("(", "[")) - (words[i] in (")", "]")))
-        if not depth and breaks(words, i):
+        word = words[i]
+        if word in ("(", "["):
+            depth += 1
+        elif word in (")", "]"):
+            depth = max(0, depth - 1)
+        elif not depth and word in _BREAK_WORDS and breaks(words, i):
             end = i
             break
     return start, end

@@ -11,6 +11,9 @@ from collections.abc import Iterable
 _LABEL = r"[Gg]roup (?:[A-Z]|I{1,3}|IV|[1-9])"
 GROUP_LABEL = re.compile(rf"{_LABEL}$")
 GROUP_LABELS = re.compile(rf"\b{_LABEL}\b")
+# what every label holds: a search led by a literal finds it far faster than the labels'
+# patterns, which begin with \b and a class and so are tried at every position
+LABEL_HINT = re.compile(r"roup [A-Z1-9]")
 _LABEL_AFTER = re.compile(rf"\((?P<short>{_LABEL})[,;)]")
 LONG_FORM_CHARS = 120  # how far back before '(group I)' its arm may begin
 # the arm is not the group's values ('group A (10.0 ± 2.5 days)'; a dose is: 'group 1 (5%
@@ -32,7 +35,7 @@ _LONG_FORM_START = re.compile(r".*(?:[,;:.]|\b(?:or|and|to|versus|vs|either|rece
 def group_labels(text: str) -> Iterable[tuple[str, str]]:
     """(label, arm) pairs the abstract defines; `expand_abbreviations` keeps a label
     for an entity whose words the arm's mostly take in."""
-    if "roup" not in text:
+    if not LABEL_HINT.search(text):
         return
     for match in _LABEL_AFTER.finditer(text):
         before = text[max(0, match.start() - LONG_FORM_CHARS):match.start()]

@@ -13,7 +13,7 @@ import re
 
 from pipeline.extraction.caches import TermsCache
 from pipeline.extraction.document import ParsedAbstract
-from pipeline.extraction.group_labels import GROUP_LABELS
+from pipeline.extraction.group_labels import GROUP_LABELS, LABEL_HINT
 from pipeline.extraction.lexicon import (
     COUNT_VALUES,
     DOSE_UNITS,
@@ -242,6 +242,8 @@ def initialisms(name: str, text: str) -> list[str]:
         if word not in STOP_WORDS and word not in GENERIC_OUTCOME_WORDS:
             core.append(word)
     initials = "".join(w[0] for w in core)
+    if len(initials) < SHORT_FORM_LETTERS:
+        return []  # fewer initials than a short form's letters (most names): no search
     return [form for form in dict.fromkeys(_SHORT_FORM.findall(text))
             if len(letters := form.rstrip("0123456789").lower()) >= SHORT_FORM_LETTERS
             and initials.endswith(letters)]
@@ -252,7 +254,7 @@ def _label_of_the_other_arm(parsed: ParsedAbstract, arm: Terms,
     """Of the two group labels an abstract writes, the one an arm does not take is the
     other arm's when that arm took none ('group A treated by endoscopy and 49 patients
     in group B treated by conventional therapy', asked as endoscopy vs surgery)."""
-    if "roup" not in parsed.text:
+    if not LABEL_HINT.search(parsed.text):
         return arm, other
     written = {label.lower(): label for label in GROUP_LABELS.findall(parsed.text)}
     if len(written) != 2:

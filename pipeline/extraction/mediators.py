@@ -31,26 +31,29 @@ def discover(parsed: ParsedAbstract, query: Query, intervention: Mentions,
     """Each mediator a readable sentence without the outcome names as the object of the
     first change verb after the intervention ('X also raised M'), with the rules'
     reading of X -> M in that sentence; at most one per sentence, in reading order."""
+    words = parsed.words
     for start, head_mentions in intervention.items():
         if start in outcome or not parsed.readable(start):
+            continue
+        end = parsed.bounds[start]
+        # the verb before the sentence is built (its lexicon and statistics): four in five
+        # have none
+        verb = next((i for i in range(max(m.end for m in head_mentions), end)
+                     if words[i] in CHANGE_VERBS and words[i - 1] not in COPULAS), None)
+        if verb is None:
             continue
         sentence = parsed.sentence(start)
         if sentence.is_aim:
             continue
-        head_end = max(m.end for m in head_mentions)
-        for i in range(head_end, sentence.end):
-            if parsed.words[i] not in CHANGE_VERBS or parsed.words[i - 1] in COPULAS:
-                continue
-            phrase = _entity_span(parsed, i + 1, sentence.end, settings)
-            mediator = namer.span_entity(parsed, *phrase) if phrase else None
-            if phrase is None or mediator is None or mediator.id in (
-                    query.intervention.id, query.outcome.id):
-                break
-            tail = Mention(phrase[0], phrase[1], settings.discovered_match_score)
-            arms = tuple(comparator.get(start, []))
-            yield mediator, Candidate(sentence, tail, tuple(head_mentions), arms,
-                                      read(sentence, tail, head_mentions, arms))
-            break
+        phrase = _entity_span(parsed, verb + 1, end, settings)
+        mediator = namer.span_entity(parsed, *phrase) if phrase else None
+        if phrase is None or mediator is None or mediator.id in (
+                query.intervention.id, query.outcome.id):
+            continue
+        tail = Mention(phrase[0], phrase[1], settings.discovered_match_score)
+        arms = tuple(comparator.get(start, []))
+        yield mediator, Candidate(sentence, tail, tuple(head_mentions), arms,
+                                  read(sentence, tail, head_mentions, arms))
 
 
 def _entity_span(parsed: ParsedAbstract, start: int, limit: int,
