@@ -3,9 +3,12 @@ its verb ('but did not change B') is B's, a 'with no increase in B' after a chan
 B's, 'failed to reduce' is a null and no aim, 'both' before a list of outcomes names no
 arms, an opening 'Among ...,' says who was studied, an arm's share with its own interval
 is no comparison, counts spelled out past ten are counts, an arm named with its regimen
-('single-dose oral') is found by what is given, and a verbless 'but in only 1.0%' holds
-the other arm's value. Each case is a hand-written abstract whose right reading is
-stated in its comment."""
+('single-dose oral') is found by what is given, a verbless 'but in only 1.0%' holds
+the other arm's value, a 'defined as' phrase and a clause of another subject after ',
+and the' say nothing of the outcome, an arm that opens its clause has the share after
+its count, 'not better than C in reducing' is a null, and a comparator's word that
+modifies the intervention's name is the intervention's. Each case is a hand-written
+abstract whose right reading is stated in its comment."""
 
 from __future__ import annotations
 
@@ -108,3 +111,41 @@ def test_a_verbless_but_holds_the_other_arm_s_value(extractor: RuleExtractor) ->
         "Line complications occurred in 9.4% of participants in the drug B group but in "
         "only 1.0% of those in the drug A group (P<0.001).")
     assert polarities(extractor, text, "line complications") == [-1]
+
+
+@pytest.mark.parametrize("finding", [
+    # the 'reduction' is what defines a response, not what happened to it: 12 of 20
+    # responded with drug A against 4 of 20 (+1)
+    "Response, defined as at least 50% reduction in HAM-D score, was observed in 12 of 20 "
+    "patients in the drug A group and 4 of 20 in the drug B group (P = 0.02).",
+    # 'shorter' is said of the time to relapse, a clause of its own after ', and the';
+    # the arm that opens the clause has its share after its count: 60% against 20%
+    # responded (+1)
+    "In the drug A group 12 patients (60%) had a response, compared with 4 patients (20%) "
+    "in the drug B group (P < 0.01), and the time to relapse was shorter (3.4 vs 9.8 "
+    "weeks).",
+])
+def test_words_that_say_nothing_of_the_outcome(extractor: RuleExtractor,
+                                              finding: str) -> None:
+    assert polarities(extractor, RANDOMISED + finding, "response") == [1]
+
+
+@pytest.mark.parametrize("finding", [
+    # judged no better than the comparator at reducing it: a null (0), not a reduction
+    "CONCLUSIONS: Drug A improved physical function but was not better than drug B in "
+    "reducing depressive symptoms.",
+    # judged ineffective at preventing it (0)
+    "CONCLUSIONS: Drug A is ineffective in preventing depressive symptoms.",
+])
+def test_judged_no_better_at_it_is_a_null(extractor: RuleExtractor, finding: str) -> None:
+    assert polarities(extractor, RANDOMISED + finding, "depressive symptoms") == [0]
+
+
+def test_a_comparator_word_modifying_the_intervention(extractor: RuleExtractor) -> None:
+    # 'Topical' is the intervention's own modifier, not the comparator ('no topical
+    # treatment') as the subject: the oil reduces infections (-1)
+    text = ("Infants were randomly assigned to sunflower seed oil or no topical treatment. "
+            "CONCLUSION: Topical sunflower seed oil is a cheap and simple intervention that "
+            "reduces nosocomial infections in preterm infants.")
+    assert polarities(extractor, text, "nosocomial infection", "sunflower seed oil",
+                      "no topical treatment") == [-1]

@@ -138,8 +138,14 @@ def _hyphenated_role(words: Sequence[str], i: int) -> str | None:
 def _joined_to_head(words: Sequence[str], comparator: Mention,
                     heads: Sequence[Mention]) -> bool:
     """'5% KNO3 and diode laser', 'usual care plus exercise': the comparator named as the
-    base of a combination is part of the intervention arm, not the other arm."""
+    base of a combination is part of the intervention arm, not the other arm; so is a
+    word of the comparator's name written as the intervention's modifier ('Topical
+    sunflower seed oil', asked against no topical treatment), unless it names a control
+    ('sham acupuncture')."""
     joint = comparator.end
+    if any(h.start == joint for h in heads) and CONTROL_WORDS.isdisjoint(
+            words[comparator.start:joint]):
+        return True
     if joint >= len(words) or words[joint] not in COMBINATION_JOINERS:
         return False
     return any(h.start == joint + 1 and not (h.end < len(words) and words[h.end] in (

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from pipeline.extraction.lexicon import CLAUSE_BREAKS, CONCESSIONS, ELLIPTIC_LEADS
+from pipeline.extraction.lexicon import CLAUSE_BREAKS, CONCESSIONS, COPULAS, ELLIPTIC_LEADS
 from pipeline.extraction.mentions import Mention
 from pipeline.extraction.sentence import Sentence
 
+# Words that open a clause's own subject after ', and'.
+SUBJECT_LEADS = frozenset({"the", "a", "an", "this", "these", "its", "their"})
+DEFINITION_REACH = 15  # tokens after 'defined as' in which its closing comma comes
 _BREAK_WORDS = CLAUSE_BREAKS | {"except"}  # the words `breaks` may find a boundary at
 
 
@@ -63,6 +66,41 @@ def contrast_end(words: Sequence[str], end: int, sentence_end: int) -> int:
             and (words[end + 1] in ELLIPTIC_LEADS or words[end + 1][:1].isdigit()))):
         return end
     return next_break(words, end + 1, sentence_end)
+
+
+def defined_as(words: Sequence[str], start: int, end: int) -> set[int]:
+    """'Response, defined as at least 50% reduction in HAM-D score, was observed in ...':
+    the words from 'defined as' to the comma that closes them say what the outcome means,
+    not what happened to it."""
+    defined: set[int] = set()
+    for i in range(start, end - 1):
+        if words[i] == "defined" and words[i + 1] == "as":
+            close = next((j for j in range(i + 2, min(end, i + 2 + DEFINITION_REACH))
+                          if words[j] in (",", ";", ")")), None)
+            defined.update(range(i, close) if close is not None else ())
+    return defined
+
+
+def conjoined_after(words: Sequence[str], start: int, after: int, end: int) -> set[int]:
+    """'... requested supplementary analgesic, compared with 27 patients (77.1%) in the
+    control group, and the time to first request was longer': from ', and' with a subject
+    of its own ('the', 'a') after `after` to `end`, another clause, once the clause from
+    `start` has had its verb (else ', and the E/A ratio decreased' ends a list of
+    subjects)."""
+    joint = next((i for i in range(after, end - 2) if words[i] == "," and words[i + 1] == "and"
+                  and words[i + 2] in SUBJECT_LEADS), None)
+    if joint is None or not any(w in COPULAS or w.endswith("ed") for w in words[start:joint]):
+        return set()
+    return set(range(joint, end))
+
+
+def asides(words: Sequence[str], start: int, end: int, tail: Mention) -> set[int]:
+    """Tokens that say nothing of the tail: inside parentheses (definitions, statistics)
+    or a 'defined as' phrase, unless the tail is there too, and a clause of another
+    subject after it (', and the time to first request was longer')."""
+    inside = inside_parentheses(words, start, end) | defined_as(words, start, end)
+    return (set() if tail.start in inside else inside) | conjoined_after(
+        words, start, tail.end, end)
 
 
 def inside_parentheses(words: Sequence[str], start: int, end: int) -> set[int]:

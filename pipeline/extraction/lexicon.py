@@ -114,6 +114,11 @@ SECTION_LABEL = re.compile(r"([A-Z][A-Z /&]{2,40}):")
 # the claim after 'to be'.
 FINDING_VERBS = frozenset({"found", "shown", "proven", "proved", "demonstrated", "observed",
                            "seen"})
+# 'ineffective in preventing X', 'not better than C in reducing X': judgements of what the
+# intervention did to the outcome named after 'in'.
+INEFFECTIVE_WORDS = frozenset({"ineffective", "inefficacious", "ineffectual"})
+JUDGEMENT_WORDS = frozenset({"better", "superior", "more", "effective", "efficacious",
+                             "beneficial", "useful", "helpful"})
 # 'failed to reduce': what follows 'to' is a result that did not come, not an aim.
 FAILED_WORDS = frozenset({"failed", "fails", "fail", "unable"})
 NEGATIONS = frozenset({"not", "no", "neither", "nor", "without", "never", "n't", "cannot",

@@ -21,8 +21,11 @@ from pipeline.extraction.lexicon import (
     COUNT_WORDS,
     FOLLOW_UP_BREAKS,
     FOLLOW_UP_SUBJECTS,
+    INEFFECTIVE_WORDS,
+    JUDGEMENT_WORDS,
     LIKENED_LINKS,
     LIKENED_WORDS,
+    NEGATIONS,
     SET_APART_LEADS,
     SET_APART_MARKERS,
     SIGN_OF,
@@ -46,6 +49,7 @@ ARM_LEAD = 2  # tokens after a preposition in which the arm it leads to begins (
 VERB_LEADS = frozenset({"not", "n't", "never", "to"})
 # 'with no increase', 'with no significant difference': what a null opened by 'with no' says
 _CHANGE_AFTER_NO = FOLLOW_UP_SUBJECTS | {"significant"}
+JUDGEMENT_REACH = 8  # tokens before 'in <verb>ing' in which its judgement is made
 FOLLOW_UP_LEAD = 2  # tokens before a subjectless null ('but did not', 'there was no')
 SET_APART_AFTER_REFERENCE = 10  # tokens from a comparison's reference to 'but not C'
 BETWEEN_SUBJECT_REACH = 8  # tokens before a null in which its subject names 'between'
@@ -229,6 +233,18 @@ def without_another(words: Sequence[str], span: tuple[int, int], cue_at: int,
         and words[span[0] + 1] in _CHANGE_AFTER_NO)
     return cue_at < tail.start < span[0] and (
         opened or span[1] < len(words) and words[span[1]] == "on")
+
+
+def judged_no_better(words: Sequence[str], start: int, cue_at: int) -> bool:
+    """'was not better than social activity in reducing depressive symptoms', 'is
+    ineffective in preventing hypotension': a change named after 'in' as what the
+    intervention was judged at, when the judgement before it is negative."""
+    if cue_at < 1 or words[cue_at - 1] != "in" or not words[cue_at].endswith("ing"):
+        return False
+    before = range(max(start, cue_at - 1 - JUDGEMENT_REACH), cue_at - 1)
+    return any(words[i] in INEFFECTIVE_WORDS or words[i] in NEGATIONS and any(
+        words[j] in JUDGEMENT_WORDS for j in range(i + 1, min(cue_at - 1, i + 3)))
+        for i in before)
 
 
 def conjoined_apart(words: Sequence[str], after: int, before: int) -> bool:

@@ -27,7 +27,7 @@ from pipeline.extraction.arms import (
     estimate_orientation,
     lists_outcomes,
 )
-from pipeline.extraction.clauses import clause, contrast_end, inside_parentheses, next_break
+from pipeline.extraction.clauses import asides, clause, contrast_end, next_break
 from pipeline.extraction.cues import (
     compound_sign,
     counted_by_a_fall,
@@ -57,6 +57,7 @@ from pipeline.extraction.nulls import (
     between_arms,
     conjoined_apart,
     difference_between_arms,
+    judged_no_better,
     likened_to_another,
     likened_to_comparator,
     null_follow_up,
@@ -262,11 +263,11 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     words = sentence.words
     arm_tokens = {i for m in (*heads, *comparators) for i in m.tokens}
     head_tokens = {i for m in heads for i in m.tokens}
-    parenthesised = _parenthesised(words, start, end, tail)
+    set_aside = asides(words, start, end, tail)
     # the words inside the outcome's mention are its name ('the pain increase in the
     # neck was lower'), not what the sentence says happened to it
     cue_at, sign = nearest_cue(words, start, end, tail,
-                               arm_tokens | set(range(tail.start, tail.end)) | parenthesised)
+                               arm_tokens | set(range(tail.start, tail.end)) | set_aside)
     if cue_at is None:
         cue_at, sign = degree_before_tail(sentence, start, end, tail)
     if cue_at is None and not _null_in_clause(sentence, start, end, tail):
@@ -276,7 +277,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
         # treatment was 3.1% after A and 7.2% after B') or the clause states a null ('did
         # not differ on Clinical Global Impressions-Improvement scores'), or an estimate
         # does ('the risk ratio of viral suppression was 1.21 (95% CI 1.04-1.38)')
-        cue_at, sign = nearest_cue(words, start, end, tail, arm_tokens | parenthesised)
+        cue_at, sign = nearest_cue(words, start, end, tail, arm_tokens | set_aside)
         if cue_at is not None and (
                 numeric_direction(sentence, start, end, tail, heads, comparators) is not None
                 or _significant_estimate_in(sentence, start, end)):
@@ -284,7 +285,7 @@ def _read(sentence: Sentence, tail: Mention, heads: Sequence[Mention],
     negated = cue_at is not None and (
         _negated(words, max(start, cue_at - NEGATION_WINDOW), cue_at,
                  range(tail.start, tail.end))
-        or _not_found_to_be(words, start, cue_at))
+        or _not_found_to_be(words, start, cue_at) or judged_no_better(words, start, cue_at))
     null_spans = [span for span in (
         # a null inside the outcome's name, matched as written, is part of it ('success,
         # without antibiotic change')
@@ -558,12 +559,6 @@ def _compared_after(sentence: Sentence, end: int, heads: Sequence[Mention],
         return None
     flipped = comparator_is_subject(sentence, cue, stop, cue, heads, comparators)
     return SIGN_OF[words[cue]] * (-1 if flipped else 1), cue
-
-
-def _parenthesised(words: Sequence[str], start: int, end: int, tail: Mention) -> set[int]:
-    """Tokens inside parentheses (definitions, statistics), unless the tail is there too."""
-    inside = inside_parentheses(words, start, end)
-    return set() if tail.start in inside else inside
 
 
 def _negated(words: Sequence[str], start: int, cue_at: int, named: range) -> bool:

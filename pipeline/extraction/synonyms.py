@@ -48,6 +48,9 @@ SAME_OUTCOME_PHRASES = tuple((a, b) for one, other in (
     ("hospital admission", "hospitalisation"),
     ("dental caries", "tooth decay"),
     ("urinary incontinence", "urinary leakage"),
+    ("rescue analgesia", "supplementary analgesia"),
+    ("rescue analgesia", "supplemental analgesia"),
+    ("rescue analgesia", "additional analgesia"),
     ("withdrawal due to adverse events", "discontinuation due to adverse events"),
     # a stroke review's 'good functional outcome' is a trial's 'favourable outcome'
     ("good functional outcome", "favourable outcome"),

@@ -37,6 +37,7 @@ ZERO_LOOKBACK = 10  # tokens before a whole searched for the 'no' that makes its
 NONE_REACH = 4  # tokens before an arm in which 'none' is its count ('in none of the A group')
 TIME_POINT_LEADS = frozenset({"at", "after", "by", "within", "over", "during"})
 NUMBER_LOOKBACK = 12  # tokens before an arm searched for its value ('4 for bolus therapy')
+OPENING_ARM = 3  # tokens before an arm that opens its clause ('In the A group')
 COPULA_LOOKAHEAD = 4  # tokens after an arm searched for 'was N' ('in B, it was 60%')
 # A number after one of these is a spread or a range end, not an arm's value; spaCy splits
 # "+/-" into "+" and "/-".
@@ -79,6 +80,8 @@ def numeric_direction(sentence: Sentence, start: int, end: int, tail: Mention,
         if value is None:
             value = _value_before(sentence.words,
                                   max(previous_end, arm_start - NUMBER_LOOKBACK), arm_start)
+        if value is None and arm_start - start <= OPENING_ARM:
+            value = _share_after_opening_arm(sentence.words, arm_end, end)
         previous_end = arm_end
         if value is not None:
             values.setdefault(role, value)
@@ -290,6 +293,21 @@ def _value_stated_after(words: Sequence[str], arm_end: int, end: int) -> float |
             following = words[i + 1]
             return _value_of(following) if _NUMBER.match(following) else None
     return None
+
+
+def _share_after_opening_arm(words: Sequence[str], arm_end: int, end: int) -> float | None:
+    """'In the study group only 9 patients (25.7%) requested ...': an arm that opens the
+    clause, with nothing before it, has the share in parentheses after its count."""
+    i = arm_end
+    while i < end and (words[i] in ARM_NOUNS or words[i] in (",", "only")):
+        i += 1
+    if i + 2 >= end or not _NUMBER.match(words[i]) or words[i].endswith("%"):
+        return None
+    opening = i + 1 if words[i + 1] == "(" else i + 2  # ('9 (25.7%)', '9 patients (25.7%)')
+    percent = words[opening + 1].endswith("%") or words[opening + 2:opening + 3] == ["%"]
+    if words[opening] != "(" or not percent:
+        return None
+    return _value_in_parentheses(words, opening, end)
 
 
 def _value_in_parentheses(words: Sequence[str], arm_end: int, end: int) -> float | None:
