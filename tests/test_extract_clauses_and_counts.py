@@ -13,25 +13,14 @@ abstract whose right reading is stated in its comment."""
 from __future__ import annotations
 
 import pytest
+from test_extract_numbers_and_times import RANDOMISED, polarities
 
 from pipeline.extraction.extractor import RuleExtractor
-from pipeline.model import Abstract, Entity, Query
-
-RANDOMISED = "Patients were randomly assigned to drug A or drug B. "
 
 
 @pytest.fixture(scope="module")
-def extractor() -> RuleExtractor:
+def reader() -> RuleExtractor:
     return RuleExtractor()
-
-
-def polarities(extractor: RuleExtractor, text: str, outcome: str,
-               intervention: str = "drug A", comparator: str = "drug B") -> list[int]:
-    query = Query(Entity.from_name(intervention), Entity.from_name(outcome),
-                  Entity.from_name(comparator))
-    rows = extractor.extract(Abstract("12345", "", text, 2020), query)
-    return [int(r.polarity) for r in rows
-            if (r.head.id, r.tail.id) == (query.intervention.id, query.outcome.id)]
 
 
 @pytest.mark.parametrize("finding", [
@@ -45,36 +34,36 @@ def polarities(extractor: RuleExtractor, text: str, outcome: str,
     "CONCLUSIONS: Drug A led to significant improvements in both walking distance and "
     "mood.",
 ])
-def test_a_change_beside_a_null_or_a_list_of_outcomes(extractor: RuleExtractor,
+def test_a_change_beside_a_null_or_a_list_of_outcomes(reader: RuleExtractor,
                                                       finding: str) -> None:
-    assert polarities(extractor, RANDOMISED + finding, "walking distance") == [1]
+    assert polarities(reader, RANDOMISED + finding, "walking distance") == [1]
 
 
-def test_failed_to_reduce_is_a_null(extractor: RuleExtractor) -> None:
+def test_failed_to_reduce_is_a_null(reader: RuleExtractor) -> None:
     # 'to reduce' after 'failed' is a result that did not come, not an aim (0)
     text = RANDOMISED + "CONCLUSIONS: Drug A failed to reduce depressive symptoms."
-    assert polarities(extractor, text, "depressive symptoms") == [0]
+    assert polarities(reader, text, "depressive symptoms") == [0]
 
 
-def test_an_opening_among_says_who_was_studied(extractor: RuleExtractor) -> None:
+def test_an_opening_among_says_who_was_studied(reader: RuleExtractor) -> None:
     # 'standard rehabilitation' in the opening 'Among ...,' is the population's history,
     # not the comparator as the subject: drug A improved physical function (+1)
     text = RANDOMISED + (
         "CONCLUSIONS: Among patients who had completed standard rehabilitation after hip "
         "fracture, drug A resulted in improvement in physical function at 6 months.")
-    assert polarities(extractor, text, "physical function",
+    assert polarities(reader, text, "physical function",
                       comparator="standard rehabilitation") == [1]
 
 
 def test_an_arm_s_share_with_its_own_interval_is_no_comparison(
-        extractor: RuleExtractor) -> None:
+        reader: RuleExtractor) -> None:
     # each arm's share has its own interval after a ';' (the second touching 0); the
     # p-value says significant and 50.5% against 0% is more (+1)
     text = RANDOMISED + (
         "Hair preservation was found in 48 of 95 women (50.5%; 95% CI, 40.7%-60.4%) with "
         "drug A compared with 0 of 47 women in the drug B group (0%; 95% CI, 0%-7.6%) "
         "(P<.001).")
-    assert polarities(extractor, text, "hair preservation") == [1]
+    assert polarities(reader, text, "hair preservation") == [1]
 
 
 @pytest.mark.parametrize(("finding", "expected"), [
@@ -88,29 +77,29 @@ def test_an_arm_s_share_with_its_own_interval_is_no_comparison(
     ("Thirteen of 47 patients given drug A met response criteria, compared with "
      "seventeen of 25 given drug B (P=0.01).", -1),
 ])
-def test_counts_spelled_out_past_ten(extractor: RuleExtractor, finding: str,
+def test_counts_spelled_out_past_ten(reader: RuleExtractor, finding: str,
                                      expected: int) -> None:
-    assert polarities(extractor, RANDOMISED + finding, "response") == [expected]
+    assert polarities(reader, RANDOMISED + finding, "response") == [expected]
 
 
-def test_an_arm_named_with_its_regimen(extractor: RuleExtractor) -> None:
+def test_an_arm_named_with_its_regimen(reader: RuleExtractor) -> None:
     # the results name the drugs alone: 58% with fosfomycin against 70% with
     # nitrofurantoin is less resolution with the intervention (-1)
     text = ("Women were randomly assigned to single-dose oral fosfomycin or 5-day oral "
             "nitrofurantoin. Clinical resolution through day 28 was achieved in 171 of 244 "
             "patients (70%) receiving nitrofurantoin versus 139 of 241 (58%) receiving "
             "fosfomycin (P=.004).")
-    assert polarities(extractor, text, "clinical resolution", "single-dose oral fosfomycin",
+    assert polarities(reader, text, "clinical resolution", "single-dose oral fosfomycin",
                       "5-day oral nitrofurantoin") == [-1]
 
 
-def test_a_verbless_but_holds_the_other_arm_s_value(extractor: RuleExtractor) -> None:
+def test_a_verbless_but_holds_the_other_arm_s_value(reader: RuleExtractor) -> None:
     # 'but in only 1.0% of those in the drug A group' is drug A's value: fewer line
     # complications with drug A (-1)
     text = RANDOMISED + (
         "Line complications occurred in 9.4% of participants in the drug B group but in "
         "only 1.0% of those in the drug A group (P<0.001).")
-    assert polarities(extractor, text, "line complications") == [-1]
+    assert polarities(reader, text, "line complications") == [-1]
 
 
 @pytest.mark.parametrize("finding", [
@@ -125,9 +114,9 @@ def test_a_verbless_but_holds_the_other_arm_s_value(extractor: RuleExtractor) ->
     "in the drug B group (P < 0.01), and the time to relapse was shorter (3.4 vs 9.8 "
     "weeks).",
 ])
-def test_words_that_say_nothing_of_the_outcome(extractor: RuleExtractor,
+def test_words_that_say_nothing_of_the_outcome(reader: RuleExtractor,
                                               finding: str) -> None:
-    assert polarities(extractor, RANDOMISED + finding, "response") == [1]
+    assert polarities(reader, RANDOMISED + finding, "response") == [1]
 
 
 @pytest.mark.parametrize("finding", [
@@ -137,15 +126,15 @@ def test_words_that_say_nothing_of_the_outcome(extractor: RuleExtractor,
     # judged ineffective at preventing it (0)
     "CONCLUSIONS: Drug A is ineffective in preventing depressive symptoms.",
 ])
-def test_judged_no_better_at_it_is_a_null(extractor: RuleExtractor, finding: str) -> None:
-    assert polarities(extractor, RANDOMISED + finding, "depressive symptoms") == [0]
+def test_judged_no_better_at_it_is_a_null(reader: RuleExtractor, finding: str) -> None:
+    assert polarities(reader, RANDOMISED + finding, "depressive symptoms") == [0]
 
 
-def test_a_comparator_word_modifying_the_intervention(extractor: RuleExtractor) -> None:
+def test_a_comparator_word_modifying_the_intervention(reader: RuleExtractor) -> None:
     # 'Topical' is the intervention's own modifier, not the comparator ('no topical
     # treatment') as the subject: the oil reduces infections (-1)
     text = ("Infants were randomly assigned to sunflower seed oil or no topical treatment. "
             "CONCLUSION: Topical sunflower seed oil is a cheap and simple intervention that "
             "reduces nosocomial infections in preterm infants.")
-    assert polarities(extractor, text, "nosocomial infection", "sunflower seed oil",
+    assert polarities(reader, text, "nosocomial infection", "sunflower seed oil",
                       "no topical treatment") == [-1]
