@@ -230,7 +230,7 @@ def without_another(words: Sequence[str], span: tuple[int, int], cue_at: int,
     null) or aimed at something ('on'), is said of what follows it."""
     opened = words[span[0]] == "without" or (
         words[span[0]] == "no" and words[span[0] - 1] == "with"
-        and words[span[0] + 1] in _CHANGE_AFTER_NO)
+        and span[0] + 1 < len(words) and words[span[0] + 1] in _CHANGE_AFTER_NO)
     return cue_at < tail.start < span[0] and (
         opened or span[1] < len(words) and words[span[1]] == "on")
 

@@ -304,10 +304,10 @@ def _share_after_opening_arm(words: Sequence[str], arm_end: int, end: int) -> fl
     if i + 2 >= end or not _NUMBER.match(words[i]) or words[i].endswith("%"):
         return None
     opening = i + 1 if words[i + 1] == "(" else i + 2  # ('9 (25.7%)', '9 patients (25.7%)')
-    percent = words[opening + 1].endswith("%") or words[opening + 2:opening + 3] == ["%"]
-    if words[opening] != "(" or not percent:
+    if opening + 1 >= end or words[opening] != "(":
         return None
-    return _value_in_parentheses(words, opening, end)
+    percent = words[opening + 1].endswith("%") or words[opening + 2:opening + 3] == ["%"]
+    return _value_in_parentheses(words, opening, end) if percent else None
 
 
 def _value_in_parentheses(words: Sequence[str], arm_end: int, end: int) -> float | None:
